@@ -1,0 +1,74 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "ralph-mobile",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "RalphAPI", targets: ["RalphAPI"]),
+        .library(name: "RalphFiles", targets: ["RalphFiles"]),
+        .library(name: "RalphMobileServer", targets: ["RalphMobileServer"]),
+        .executable(name: "ralph-mobile-server", targets: ["ralph-mobile-server"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
+    ],
+    targets: [
+        // Wire contract shared by server and clients. Foundation only.
+        .target(name: "RalphAPI", swiftSettings: swiftSettings),
+        // ralph's on-disk world: events codec, discovery, tailing, liveness, state fold.
+        .target(
+            name: "RalphFiles",
+            dependencies: [
+                "RalphAPI",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Writes runs in ralph's real file layout: the --demo loop and the ralph test double.
+        .target(name: "RalphSimulator", dependencies: ["RalphFiles"], swiftSettings: swiftSettings),
+        // Hummingbird application: routes, auth, SSE, event hub.
+        .target(
+            name: "RalphMobileServer",
+            dependencies: [
+                "RalphAPI", "RalphFiles", "RalphSimulator",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "ralph-mobile-server",
+            dependencies: [
+                "RalphMobileServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "RalphAPITests", dependencies: ["RalphAPI"], swiftSettings: swiftSettings),
+        .testTarget(name: "RalphFilesTests", dependencies: ["RalphFiles", "RalphSimulator"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RalphMobileServerTests",
+            dependencies: [
+                "RalphMobileServer", "RalphSimulator",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

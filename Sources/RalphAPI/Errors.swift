@@ -1,0 +1,60 @@
+import Foundation
+
+/// The body of every error response: `{"error": "<prefix>: <detail>"}`.
+///
+/// Clients branch on the prefix (the text before the first `:`), so prefixes are part of the contract.
+public struct ErrorResponse: Codable, Hashable, Sendable {
+    public var error: String
+
+    public init(error: String) {
+        self.error = error
+    }
+
+    public init(prefix: ErrorPrefix, detail: String?) {
+        if let detail, !detail.isEmpty {
+            self.error = "\(prefix.rawValue): \(detail)"
+        } else {
+            self.error = prefix.rawValue
+        }
+    }
+
+    /// The machine-readable prefix of ``error``.
+    public var prefix: ErrorPrefix {
+        let head = error.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return ErrorPrefix(rawValue: String(head).trimmingCharacters(in: .whitespaces))
+    }
+
+    /// The text after the prefix, if any.
+    public var detail: String? {
+        guard let colon = error.firstIndex(of: ":") else { return nil }
+        return String(error[error.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+    }
+}
+
+/// Error prefixes of the contract. Original ones are kept verbatim; new ones follow their style.
+public struct ErrorPrefix: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    // Original prefixes (reference §1.3, §2).
+    public static let sessionNotFound = ErrorPrefix(rawValue: "session_not_found")
+    public static let invalidPath = ErrorPrefix(rawValue: "invalid_path")
+    public static let invalidTopic = ErrorPrefix(rawValue: "invalid_topic")
+    public static let configNotFound = ErrorPrefix(rawValue: "config_not_found")
+    public static let promptNotFound = ErrorPrefix(rawValue: "prompt_not_found")
+    public static let failedToSpawn = ErrorPrefix(rawValue: "failed_to_spawn")
+
+    // Prefixes added by this server.
+    public static let unauthorized = ErrorPrefix(rawValue: "unauthorized")
+    public static let forbidden = ErrorPrefix(rawValue: "forbidden")
+    public static let conflict = ErrorPrefix(rawValue: "conflict")
+    public static let notRunning = ErrorPrefix(rawValue: "not_running")
+    public static let invalidBody = ErrorPrefix(rawValue: "invalid_body")
+    public static let invalidParameter = ErrorPrefix(rawValue: "invalid_parameter")
+    public static let notFound = ErrorPrefix(rawValue: "not_found")
+    public static let methodNotAllowed = ErrorPrefix(rawValue: "method_not_allowed")
+    public static let tooManyRequests = ErrorPrefix(rawValue: "too_many_requests")
+    public static let unavailable = ErrorPrefix(rawValue: "unavailable")
+    public static let internalError = ErrorPrefix(rawValue: "internal_error")
+}

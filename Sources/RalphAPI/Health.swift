@@ -1,0 +1,34 @@
+/// Version of this implementation of the Ralph Mobile contract.
+public enum RalphMobileVersion {
+    /// Semantic version of the server, the SDK and the terminal client.
+    public static let current = "0.1.0"
+    /// Version of the wire contract (`protocol_version` in `/api/health`).
+    public static let protocolVersion = 1
+}
+
+/// `GET /api/health`.
+public struct HealthResponse: Codable, Hashable, Sendable {
+    public var status: String
+    public var version: String
+    public var timestamp: String
+    public var protocolVersion: Int
+    /// Features this server has, so clients can adapt (`sessions`, `session_events`, `global_events`, …).
+    public var capabilities: [String]
+    /// Whether requests need an API key (false for a loopback-only server without keys).
+    public var authRequired: Bool
+
+    public init(status: String, version: String, timestamp: String, protocolVersion: Int, capabilities: [String], authRequired: Bool) {
+        self.status = status
+        self.version = version
+        self.timestamp = timestamp
+        self.protocolVersion = protocolVersion
+        self.capabilities = capabilities
+        self.authRequired = authRequired
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case status, version, timestamp, capabilities
+        case protocolVersion = "protocol_version"
+        case authRequired = "auth_required"
+    }
+}

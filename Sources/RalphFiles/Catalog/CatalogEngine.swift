@@ -1,0 +1,464 @@
+import Foundation
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The catalog's thread: discovery, tailing, liveness. Confined to that thread; publishes into `catalog.shared`.
+final class CatalogEngine {
+    /// Tail state of one run file.
+    final class Tail {
+        let location: RunLocation
+        var device: UInt64?
+        var inode: UInt64?
+        var splitter: LineSplitter
+        var lineCount = 0
+        var generation = 0
+        var lastSize = -1
+
+        init(location: RunLocation, maxLineBytes: Int) {
+            self.location = location
+            self.splitter = LineSplitter(offset: 0, maxLineBytes: maxLineBytes)
+        }
+    }
+
+    /// A `.ralph` / `.agent` directory with runs.
+    struct StateDirectory {
+        var workspace: String
+        var layout: RunLocation.Layout
+        var liveness = WorkspaceLiveness()
+        var config: WorkspaceConfig?
+        var configStamp: (path: String, modified: Date, size: Int)?
+    }
+
+    let catalog: RunCatalog
+    let observer: (any RunCatalogObserver)?
+    let configuration: RunCatalog.Configuration
+    var logger: Logger
+    #if os(Linux)
+    var inotify: Inotify?
+    #endif
+    var tails: [String: Tail] = [:]
+    var stateDirectories: [String: StateDirectory] = [:]
+    var dirtyRuns = Set<String>()
+    var dirtyStateDirectories = Set<String>()
+    var needsRescan = false
+    let buffer: UnsafeMutableRawBufferPointer
+    static let chunkSize = 1 << 20
+    /// Per call, so one fast writer cannot starve the other runs.
+    static let maxBytesPerRead = 64 << 20
+
+    init(catalog: RunCatalog, observer: (any RunCatalogObserver)?) {
+        self.catalog = catalog
+        self.observer = observer
+        self.configuration = catalog.configuration
+        self.logger = catalog.logger
+        self.buffer = .allocate(byteCount: Self.chunkSize, alignment: 16)
+    }
+
+    deinit { buffer.deallocate() }
+
+    // MARK: - Main loop
+
+    func run() {
+        #if os(Linux)
+        if configuration.useInotify {
+            inotify = Inotify()
+            if inotify == nil { logger.warning("inotify unavailable; watching by polling every \(configuration.pollInterval)s") }
+        }
+        #endif
+        rescan()
+        probeLiveness(all: true)
+        let waiters = catalog.shared.withLock { s -> [CheckedContinuation<Void, Never>] in
+            s.ready = true
+            defer { s.readyWaiters = [] }
+            return s.readyWaiters
+        }
+        waiters.forEach { $0.resume() }
+        logger.info("catalog ready", metadata: ["runs": "\(tails.count)", "roots": "\(configuration.roots.joined(separator: ", "))"])
+
+        let now = { Date().timeIntervalSince1970 }
+        var nextPoll = now() + configuration.pollInterval
+        var nextRescan = now() + configuration.rescanInterval
+        var nextLiveness = now() + configuration.livenessInterval
+        while true {
+            let pending = !dirtyRuns.isEmpty || !dirtyStateDirectories.isEmpty || needsRescan
+            let wait = pending ? 0 : max(0, min(nextPoll, nextRescan, nextLiveness) - now())
+            waitForActivity(timeout: wait)
+            let (stop, refresh) = catalog.shared.withLock { s -> (Bool, Bool) in
+                defer { s.refreshRequested = false }
+                return (s.stopRequested, s.refreshRequested)
+            }
+            if stop { break }
+            if refresh {
+                needsRescan = true
+                dirtyRuns.formUnion(tails.keys)
+                dirtyStateDirectories.formUnion(stateDirectories.keys)
+            }
+            handleInotify()
+            let t = now()
+            if t >= nextRescan {
+                needsRescan = true
+                nextRescan = t + configuration.rescanInterval
+            }
+            if needsRescan {
+                needsRescan = false
+                rescan()
+            }
+            if t >= nextPoll {
+                pollSizes()
+                nextPoll = t + configuration.pollInterval
+            }
+            readDirtyRuns()
+            if t >= nextLiveness {
+                probeLiveness(all: true)
+                nextLiveness = t + configuration.livenessInterval
+            } else if !dirtyStateDirectories.isEmpty {
+                probeLiveness(all: false)
+            }
+        }
+        logger.debug("catalog thread stopped")
+    }
+
+    /// Sleeps until inotify or the wake pipe has data, or the timeout passes.
+    func waitForActivity(timeout: Double) {
+        var fds: [pollfd] = [pollfd(fd: catalog.wakePipe.read, events: Int16(POLLIN), revents: 0)]
+        #if os(Linux)
+        if let inotify { fds.append(pollfd(fd: inotify.fd, events: Int16(POLLIN), revents: 0)) }
+        #endif
+        let ms = Int32(min(timeout * 1000, 60_000).rounded(.up))
+        _ = poll(&fds, nfds_t(fds.count), ms)
+        if fds[0].revents != 0 {
+            var sink = [UInt8](repeating: 0, count: 256)
+            while read(catalog.wakePipe.read, &sink, sink.count) > 0 {}
+        }
+    }
+
+    func handleInotify() {
+        #if os(Linux)
+        guard let inotify else { return }
+        for event in inotify.drain() {
+            if event.mask & Inotify.queueOverflow != 0 {
+                logger.warning("inotify queue overflowed; re-reading everything")
+                needsRescan = true
+                dirtyRuns.formUnion(tails.keys)
+                dirtyStateDirectories.formUnion(stateDirectories.keys)
+                continue
+            }
+            if let state = stateDirectories[event.directory] {
+                handleStateDirectoryEvent(event, layout: state.layout)
+            } else if event.name == ".ralph" || event.name == ".agent" || event.name == ".worktrees" || event.mask & Inotify.isDirectory != 0
+                || event.mask & (Inotify.deleteSelf | Inotify.moveSelf | Inotify.ignored) != 0
+            {
+                needsRescan = true
+            } else if event.name == "ralph.yml" || event.name == "ralph.yaml" {
+                let workspace = event.directory
+                for (path, state) in stateDirectories where state.workspace == workspace { dirtyStateDirectories.insert(path) }
+            }
+        }
+        #endif
+    }
+
+    #if os(Linux)
+    func handleStateDirectoryEvent(_ event: Inotify.Event, layout: RunLocation.Layout) {
+        if event.mask & (Inotify.deleteSelf | Inotify.moveSelf | Inotify.ignored) != 0 {
+            needsRescan = true
+            return
+        }
+        if RunDiscovery.isRunFile(event.name, layout: layout) {
+            let file = event.directory + "/" + event.name
+            let id = RunID.make(forPath: file)
+            if tails[id] != nil {
+                dirtyRuns.insert(id)
+            } else {
+                needsRescan = true
+            }
+            // A new run usually comes with a new current-events pointer.
+            if event.mask & (Inotify.create | Inotify.movedTo | Inotify.delete | Inotify.movedFrom) != 0 {
+                dirtyStateDirectories.insert(event.directory)
+            }
+        } else if event.name == "current-events" || event.name == "loop.lock" {
+            dirtyStateDirectories.insert(event.directory)
+        }
+    }
+    #endif
+
+    // MARK: - Discovery
+
+    func rescan() {
+        var found: [String: RunLocation] = [:]
+        var containers: [String] = []
+        var stateDirs: [String: (String, RunLocation.Layout)] = [:]
+        for root in configuration.roots {
+            let candidates = RunDiscovery.workspaceCandidates(root: root)
+            containers.append(contentsOf: candidates.containers)
+            for workspace in candidates.workspaces {
+                for (stateDir, layout) in RunDiscovery.stateDirectories(of: workspace) {
+                    stateDirs[stateDir] = (workspace, layout)
+                    for file in RunDiscovery.runFiles(in: stateDir, layout: layout) {
+                        let location = RunLocation(file: file, stateDirectory: stateDir, workspace: workspace, root: root, layout: layout)
+                        if found[location.id] == nil { found[location.id] = location }
+                    }
+                }
+            }
+        }
+        updateWatches(containers: containers, stateDirectories: Array(stateDirs.keys))
+        for (path, info) in stateDirs where stateDirectories[path] == nil {
+            stateDirectories[path] = StateDirectory(workspace: info.0, layout: info.1)
+            dirtyStateDirectories.insert(path)
+        }
+        for id in tails.keys where found[id] == nil {
+            removeRun(id)
+        }
+        for path in stateDirectories.keys where stateDirs[path] == nil {
+            stateDirectories[path] = nil
+        }
+        let newLocations = found.values.filter { tails[$0.id] == nil }.sorted { $0.file < $1.file }
+        for location in newLocations {
+            addRun(location)
+        }
+    }
+
+    func updateWatches(containers: [String], stateDirectories paths: [String]) {
+        #if os(Linux)
+        guard let inotify else { return }
+        let wanted = Set(containers).union(paths)
+        for path in inotify.watchedPaths where !wanted.contains(path) {
+            inotify.unwatch(path)
+        }
+        let watched = inotify.watchedPaths
+        let stateSet = Set(paths)
+        for path in wanted where !watched.contains(path) {
+            let mask = stateSet.contains(path) ? Inotify.stateMask : Inotify.containerMask
+            if !inotify.watch(path, mask: mask) {
+                logger.warning("cannot watch \(path) (errno \(errno)); relying on polling for it")
+            }
+        }
+        #endif
+    }
+
+    func addRun(_ location: RunLocation) {
+        // Fresh liveness first, so the run is announced with the right mode (a new run usually comes with a new
+        // current-events pointer).
+        probeLiveness(paths: [location.stateDirectory])
+        let tail = Tail(location: location, maxLineBytes: configuration.maxLineBytes)
+        tails[location.id] = tail
+        var snapshot = RunSnapshot(location: location)
+        snapshot.fileStartedAt = RunSnapshot.dateFromFileName(location.fileName) ?? FileSystem.status(location.file)?.modified
+        if let state = stateDirectories[location.stateDirectory] {
+            snapshot.liveness = state.liveness
+            snapshot.config = state.config
+        }
+        catalog.shared.withLock { $0.runs[location.id] = snapshot }
+        _ = readNew(tail, announce: false)
+        if let added = catalog.snapshot(id: location.id) {
+            logger.debug("run added", metadata: ["id": "\(location.id)", "file": "\(location.file)", "lines": "\(added.state.lineCount)"])
+            observer?.catalogDidChange(.added(added))
+        }
+    }
+
+    func removeRun(_ id: String) {
+        guard tails.removeValue(forKey: id) != nil else { return }
+        catalog.shared.withLock { _ = $0.runs.removeValue(forKey: id) }
+        dirtyRuns.remove(id)
+        logger.debug("run removed", metadata: ["id": "\(id)"])
+        observer?.catalogDidChange(.removed(id: id))
+    }
+
+    // MARK: - Tailing
+
+    func pollSizes() {
+        for (id, tail) in tails {
+            guard let status = FileSystem.status(tail.location.file) else {
+                dirtyRuns.insert(id)
+                continue
+            }
+            if status.size != tail.lastSize || status.inode != tail.inode || status.device != tail.device {
+                dirtyRuns.insert(id)
+            }
+        }
+    }
+
+    func readDirtyRuns() {
+        let ids = dirtyRuns
+        dirtyRuns.removeAll()
+        for id in ids {
+            guard let tail = tails[id] else { continue }
+            switch readNew(tail, announce: true) {
+            case .missing: removeRun(id)
+            case .more: dirtyRuns.insert(id)
+            case .done, .failed: break
+            }
+        }
+    }
+
+    enum ReadOutcome { case done, more, missing, failed }
+
+    /// Reads what was appended since the last read, folds it in, and tells the observer (when `announce`).
+    func readNew(_ tail: Tail, announce: Bool) -> ReadOutcome {
+        let id = tail.location.id
+        let fd = open(tail.location.file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return .missing }
+            logger.warning("cannot open run file", metadata: ["file": "\(tail.location.file)", "errno": "\(errno)"])
+            return .failed
+        }
+        defer { close(fd) }
+        guard let status = FileSystem.status(fd: fd) else { return .failed }
+        var reset = false
+        if let inode = tail.inode, inode != status.inode || tail.device != status.device {
+            reset = true
+        } else if status.size < tail.splitter.offset {
+            reset = true
+        }
+        if reset {
+            logger.info("run file replaced or truncated; reading it again from the start", metadata: ["id": "\(id)"])
+            tail.splitter = LineSplitter(offset: 0, maxLineBytes: configuration.maxLineBytes)
+            tail.lineCount = 0
+            tail.generation += 1
+            let generation = tail.generation
+            catalog.shared.withLock { s in
+                guard var run = s.runs[id] else { return }
+                run.state = RunState()
+                run.checkpoints = [0]
+                run.generation = generation
+                s.runs[id] = run
+            }
+        }
+        tail.device = status.device
+        tail.inode = status.inode
+        catalog.shared.withLock { s in
+            s.runs[id]?.device = status.device
+            s.runs[id]?.inode = status.inode
+        }
+
+        var pendingEvents: [RalphEvent] = []
+        var budget = Self.maxBytesPerRead
+        var outcome = ReadOutcome.done
+        while true {
+            let offset = tail.splitter.offset
+            let n = FileSystem.pread(fd: fd, into: buffer, offset: offset)
+            if n < 0 {
+                logger.warning("cannot read run file", metadata: ["file": "\(tail.location.file)", "errno": "\(errno)"])
+                outcome = .failed
+                break
+            }
+            if n == 0 { break }
+            var lines: [DecodedLine] = []
+            var checkpoints: [Int] = []
+            var lineNumber = tail.lineCount
+            tail.splitter.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) { piece in
+                lineNumber += 1
+                switch piece {
+                case .complete(let bytes, let start):
+                    if (lineNumber - 1) % RunSnapshot.checkpointInterval == 0, lineNumber > 1 { checkpoints.append(start) }
+                    lines.append(EventLineDecoder.decode(bytes, id: lineNumber))
+                case .oversized(let count, let start):
+                    if (lineNumber - 1) % RunSnapshot.checkpointInterval == 0, lineNumber > 1 { checkpoints.append(start) }
+                    lines.append(.malformed(reason: "line of \(count) bytes is longer than \(configuration.maxLineBytes)"))
+                }
+                return true
+            }
+            tail.lineCount = lineNumber
+            if !lines.isEmpty {
+                catalog.shared.withLock { s in
+                    guard s.runs[id] != nil else { return }
+                    for line in lines { s.runs[id]!.state.apply(line) }
+                    s.runs[id]!.checkpoints.append(contentsOf: checkpoints)
+                }
+                if announce && !reset {
+                    for case .event(let event) in lines { pendingEvents.append(event) }
+                    if pendingEvents.count >= 4096 {
+                        announceAppended(id, events: pendingEvents)
+                        pendingEvents.removeAll(keepingCapacity: true)
+                    }
+                }
+            }
+            budget -= n
+            if budget <= 0 {
+                outcome = .more
+                break
+            }
+        }
+        tail.lastSize = status.size
+        if reset {
+            if let snapshot = catalog.snapshot(id: id) { observer?.catalogDidChange(.reset(snapshot)) }
+        } else if !pendingEvents.isEmpty {
+            announceAppended(id, events: pendingEvents)
+        }
+        return outcome
+    }
+
+    func announceAppended(_ id: String, events: [RalphEvent]) {
+        guard let snapshot = catalog.snapshot(id: id) else { return }
+        observer?.catalogDidChange(.appended(snapshot, events: events))
+    }
+
+    // MARK: - Liveness
+
+    /// Re-probes liveness (all state directories, or the dirty ones), announcing runs whose view changed.
+    func probeLiveness(all: Bool) {
+        let paths = all ? Set(stateDirectories.keys) : dirtyStateDirectories
+        dirtyStateDirectories.removeAll()
+        probeLiveness(paths: paths)
+    }
+
+    func probeLiveness(paths: Set<String>) {
+        guard !paths.isEmpty else { return }
+        let locks = LockTable.current()
+        for path in paths {
+            guard var state = stateDirectories[path] else { continue }
+            let liveness = LivenessProbe.probe(workspace: state.workspace, stateDirectory: path, layout: state.layout, locks: locks)
+            let configChanged = refreshConfig(&state)
+            let livenessChanged = liveness != state.liveness
+            state.liveness = liveness
+            stateDirectories[path] = state
+            guard livenessChanged || configChanged else { continue }
+            for tail in tails.values where tail.location.stateDirectory == path {
+                let id = tail.location.id
+                guard let before = catalog.snapshot(id: id) else { continue }
+                var after = before
+                after.liveness = liveness
+                after.config = state.config
+                if before.isLive && !after.isLive {
+                    // Deliver the run's last lines before announcing that it ended.
+                    _ = readNew(tail, announce: true)
+                }
+                let changed = catalog.shared.withLock { s -> RunSnapshot? in
+                    guard s.runs[id] != nil else { return nil }
+                    s.runs[id]!.liveness = liveness
+                    s.runs[id]!.config = state.config
+                    return s.runs[id]
+                }
+                if let changed, before.isLive != changed.isLive || before.liveness.pid != changed.liveness.pid
+                    || before.isCurrent != changed.isCurrent || before.config != changed.config
+                {
+                    observer?.catalogDidChange(.updated(changed))
+                }
+            }
+        }
+    }
+
+    /// Re-reads the workspace config when its file changed; true if the parsed values changed.
+    func refreshConfig(_ state: inout StateDirectory) -> Bool {
+        guard let file = WorkspaceConfig.file(in: state.workspace), let status = FileSystem.status(file) else {
+            let changed = state.config != nil
+            state.config = nil
+            state.configStamp = nil
+            return changed
+        }
+        if let stamp = state.configStamp, stamp.path == file, stamp.modified == status.modified, stamp.size == status.size {
+            return false
+        }
+        state.configStamp = (file, status.modified, status.size)
+        let parsed = FileSystem.readText(file).flatMap { WorkspaceConfig.parse(yaml: $0, path: file) }
+        if parsed == nil { logger.debug("workspace config is not a YAML mapping", metadata: ["file": "\(file)"]) }
+        let changed = parsed != state.config
+        state.config = parsed
+        return changed
+    }
+}

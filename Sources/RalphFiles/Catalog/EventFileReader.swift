@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads events back from a run file, for replay. Blocking: call it from a thread pool.
+public enum EventFileReader {
+    /// A line boundary in a run file.
+    public struct Position: Sendable, Equatable {
+        public var file: String
+        /// Identity of the file the position belongs to; a different file at the same path is an error.
+        public var device: UInt64
+        public var inode: UInt64
+        public var generation: Int
+        /// Number (id) of the line that starts at ``offset``.
+        public var nextLine: Int
+        public var offset: Int
+    }
+
+    public enum ReadError: Error, Equatable, CustomStringConvertible {
+        /// The file was replaced or truncated since the position was taken; ids no longer mean the same lines.
+        case fileChanged
+        case unreadable(path: String, errno: Int32)
+
+        public var description: String {
+            switch self {
+            case .fileChanged: "the run file changed while it was being read"
+            case .unreadable(let path, let code): "cannot read \(path): \(String(cString: strerror(code)))"
+            }
+        }
+    }
+
+    public struct Batch: Sendable {
+        /// Events with ids in (after, through], in order.
+        public var events: [RalphEvent]
+        public var next: Position
+        /// True once line `through` has been read.
+        public var done: Bool
+    }
+
+    /// Reads roughly `maxBytes` of the file from `position`, returning the events whose ids are in
+    /// `(after, through]`. Call again with `next` until `done`.
+    public static func read(
+        from position: Position, after: Int, through: Int, maxBytes: Int = 512 * 1024, maxLineBytes: Int = 64 << 20
+    ) throws(ReadError) -> Batch {
+        if position.nextLine > through { return Batch(events: [], next: position, done: true) }
+        let fd = open(position.file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .unreadable(path: position.file, errno: errno) }
+        defer { close(fd) }
+        guard let status = FileSystem.status(fd: fd) else { throw .unreadable(path: position.file, errno: errno) }
+        guard status.device == position.device, status.inode == position.inode else { throw .fileChanged }
+
+        var splitter = LineSplitter(offset: position.offset, maxLineBytes: maxLineBytes)
+        var line = position.nextLine
+        var events: [RalphEvent] = []
+        var done = false
+        let chunkSize = min(max(maxBytes, 4096), 4 << 20)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        var readOffset = position.offset
+        var bytesRead = 0
+        while !done {
+            let n = FileSystem.pread(fd: fd, into: buffer, offset: readOffset)
+            if n < 0 { throw .unreadable(path: position.file, errno: errno) }
+            if n == 0 {
+                // The file ends before `through`: it was truncated under us.
+                throw .fileChanged
+            }
+            let linesBefore = line
+            let consumed = splitter.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) { piece in
+                if line > after {
+                    switch piece {
+                    case .complete(let bytes, _):
+                        if case .event(let event) = EventLineDecoder.decode(bytes, id: line) { events.append(event) }
+                    case .oversized:
+                        break
+                    }
+                }
+                line += 1
+                if line > through {
+                    done = true
+                    return false
+                }
+                return true
+            }
+            readOffset += consumed
+            bytesRead += consumed
+            if bytesRead >= maxBytes && line > linesBefore { break }
+        }
+        let next = Position(
+            file: position.file, device: position.device, inode: position.inode, generation: position.generation,
+            nextLine: line, offset: splitter.lineStart
+        )
+        return Batch(events: events, next: next, done: done)
+    }
+}

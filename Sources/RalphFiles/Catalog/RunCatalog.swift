@@ -1,0 +1,183 @@
+import Foundation
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Receives the catalog's changes, in order, on the catalog's thread. Implementations must not block.
+public protocol RunCatalogObserver: AnyObject, Sendable {
+    func catalogDidChange(_ change: RunCatalog.Change)
+}
+
+/// Every ralph run under the workspace roots, kept current by watching the disk.
+///
+/// One dedicated thread owns all file I/O: it discovers runs, tails their files (inotify, with a slow poll as a
+/// fallback), folds new lines into each run's ``RunState`` and probes liveness. Readers on any thread take
+/// ``RunSnapshot``s under a lock, so the async runtime never waits on the disk.
+public final class RunCatalog: Sendable {
+    public struct Configuration: Sendable {
+        /// Canonical absolute workspace roots.
+        public var roots: [String]
+        /// Fallback re-read of every run file, for filesystems where inotify misses writes.
+        public var pollInterval: Double = 2
+        /// Fallback re-discovery of workspaces.
+        public var rescanInterval: Double = 10
+        /// Re-check of liveness (a loop that dies leaves no file event).
+        public var livenessInterval: Double = 1
+        /// Longest line that is buffered; longer lines count as malformed.
+        public var maxLineBytes = 64 << 20
+        /// Use inotify (false forces polling, for tests of the fallback).
+        public var useInotify = true
+
+        public init(roots: [String]) {
+            self.roots = roots
+        }
+    }
+
+    /// A change, delivered to the observer after the catalog's own state reflects it.
+    public enum Change: Sendable {
+        /// A run was discovered (its existing lines already folded in).
+        case added(RunSnapshot)
+        /// New lines were read; `events` are the new well-formed ones, in order.
+        case appended(RunSnapshot, events: [RalphEvent])
+        /// Liveness or configuration changed.
+        case updated(RunSnapshot)
+        /// The file was replaced or shrank and was read again from the start: ids restarted.
+        case reset(RunSnapshot)
+        case removed(id: String)
+    }
+
+    /// Result of resolving an id or id prefix.
+    public enum Resolution: Sendable, Equatable {
+        case found(String)
+        case notFound(reason: String)
+        case ambiguous([String])
+    }
+
+    struct Shared: Sendable {
+        var runs: [String: RunSnapshot] = [:]
+        var ready = false
+        var readyWaiters: [CheckedContinuation<Void, Never>] = []
+        var refreshRequested = false
+        var stopRequested = false
+        var started = false
+    }
+
+    let configuration: Configuration
+    let logger: Logger
+    let shared = Mutex(Shared())
+    let wakePipe: (read: Int32, write: Int32)
+
+    public init(configuration: Configuration, logger: Logger = Logger(label: "ralph-mobile.catalog")) {
+        self.configuration = configuration
+        self.logger = logger
+        var fds: [Int32] = [0, 0]
+        if pipe(&fds) == 0 {
+            _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+            wakePipe = (fds[0], fds[1])
+        } else {
+            wakePipe = (-1, -1)
+        }
+    }
+
+    deinit {
+        if wakePipe.read >= 0 {
+            close(wakePipe.read)
+            close(wakePipe.write)
+        }
+    }
+
+    /// Starts the catalog thread. Call once.
+    public func start(observer: (any RunCatalogObserver)?) {
+        let first = shared.withLock { s -> Bool in
+            defer { s.started = true }
+            return !s.started
+        }
+        precondition(first, "RunCatalog.start called twice")
+        let thread = Thread { [self] in
+            let engine = CatalogEngine(catalog: self, observer: observer)
+            engine.run()
+        }
+        thread.name = "ralph-mobile.catalog"
+        thread.start()
+    }
+
+    /// Asks the thread to stop; returns at once.
+    public func stop() {
+        shared.withLock { $0.stopRequested = true }
+        wake()
+    }
+
+    /// Asks the thread to re-discover workspaces and re-read every file now.
+    public func refresh() {
+        shared.withLock { $0.refreshRequested = true }
+        wake()
+    }
+
+    func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakePipe.write, &byte, 1)
+    }
+
+    /// Returns once the first discovery and indexing pass is done.
+    public func waitUntilReady() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = shared.withLock { s -> Bool in
+                if s.ready { return true }
+                s.readyWaiters.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    public var isReady: Bool { shared.withLock { $0.ready } }
+
+    /// All runs.
+    public func snapshots() -> [RunSnapshot] {
+        shared.withLock { Array($0.runs.values) }
+    }
+
+    public func snapshot(id: String) -> RunSnapshot? {
+        shared.withLock { $0.runs[id] }
+    }
+
+    /// Resolves a full id or a unique prefix of at least ``RunID/minimumPrefixLength`` hex chars.
+    public func resolve(_ text: String) -> Resolution {
+        let key = text.lowercased()
+        guard !key.isEmpty, key.utf8.allSatisfy(RunID.isLowerHex) else {
+            return .notFound(reason: "ids are hex strings; no session matches '\(text.prefix(80))'")
+        }
+        guard key.utf8.count >= RunID.minimumPrefixLength else {
+            return .notFound(reason: "an id prefix needs at least \(RunID.minimumPrefixLength) characters")
+        }
+        return shared.withLock { s in
+            if s.runs[key] != nil { return .found(key) }
+            let matches = s.runs.keys.filter { $0.hasPrefix(key) }.sorted()
+            switch matches.count {
+            case 0: return .notFound(reason: "no session matches '\(key)'")
+            case 1: return .found(matches[0])
+            default: return .ambiguous(matches)
+            }
+        }
+    }
+
+    /// Where to start reading to replay the events after `afterLine`: the nearest checkpoint at or before it.
+    public func replayStart(id: String, afterLine: Int) -> EventFileReader.Position? {
+        shared.withLock { s in
+            guard let run = s.runs[id] else { return nil }
+            let index = min(max(0, afterLine) / RunSnapshot.checkpointInterval, run.checkpoints.count - 1)
+            return EventFileReader.Position(
+                file: run.location.file, device: run.device, inode: run.inode, generation: run.generation,
+                nextLine: index * RunSnapshot.checkpointInterval + 1, offset: run.checkpoints[index]
+            )
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import RalphAPI
+
+/// What the catalog knows about one run at one moment: where it is, its folded state, and its liveness.
+public struct RunSnapshot: Sendable {
+    public var location: RunLocation
+    public var state = RunState()
+    /// Liveness evidence of the run's workspace.
+    public var liveness = WorkspaceLiveness()
+    public var config: WorkspaceConfig?
+    /// Bumped whenever the file is replaced or shrinks and is re-read from the start (ids restart).
+    public var generation = 0
+    /// Byte offset of line `k * checkpointInterval + 1`, for fast replay from any id.
+    public var checkpoints: [Int] = [0]
+    /// Start time from the file name (`events-20260205-083922.jsonl`) or, failing that, its modification time.
+    public var fileStartedAt: Date?
+    /// File identity the state was read from.
+    public var device: UInt64 = 0
+    public var inode: UInt64 = 0
+
+    public static let checkpointInterval = 1024
+
+    public init(location: RunLocation) {
+        self.location = location
+    }
+
+    public var id: String { location.id }
+
+    /// Whether the workspace names this run as its current one.
+    public var isCurrent: Bool { liveness.currentRunFile == location.file }
+
+    /// Live: the current run of a workspace whose loop runs, and not terminated.
+    public var isLive: Bool { isCurrent && liveness.alive && state.termination == nil }
+
+    public var mode: SessionMode { isLive ? .live : .complete }
+
+    public var status: SessionStatus {
+        if isLive { return .running }
+        return LoopTerminate.status(forReason: stopReason?.reason ?? "exited")
+    }
+
+    /// Why the run is not running (nil while live).
+    public var stopReason: StopReason? {
+        if isLive { return nil }
+        if let termination = state.termination { return termination }
+        let message = isCurrent
+            ? "The loop is not running and wrote no loop.terminate record."
+            : "A newer run replaced this one before it wrote a loop.terminate record."
+        return StopReason(reason: "exited", message: message, at: state.lastEventDate.map(Timestamp.format))
+    }
+
+    public var startDate: Date? { state.firstEventDate ?? fileStartedAt }
+
+    /// The list/status representation.
+    public func session(now: Date = Date()) -> Session {
+        let start = startDate ?? now
+        let end = isLive ? now : (state.lastEventDate ?? start)
+        return Session(
+            id: id, iteration: state.iteration, total: config?.maxIterations, hat: state.hat,
+            elapsedSecs: max(0, Int(end.timeIntervalSince(start))), mode: mode, status: status,
+            startedAt: Timestamp.format(start), lastEventAt: state.lastEventDate.map(Timestamp.format) ?? state.lastEventAt,
+            eventCount: state.eventCount, taskName: state.taskName, workspace: location.relativeWorkspace,
+            path: location.relativeFile, pid: isLive ? liveness.pid : nil
+        )
+    }
+
+    /// The question ralph is waiting on, in the original `PendingQuestion` shape: only while the run is live and the
+    /// configured RObot timeout (when known) has not passed.
+    public func pendingQuestion(now: Date = Date()) -> PendingQuestion? {
+        guard isLive, let event = state.pendingQuestion else { return nil }
+        let asked = event.date ?? startDate ?? now
+        let deadline = config?.robotTimeoutSeconds.map { asked.addingTimeInterval(Double($0)) }
+        if let deadline, deadline < now { return nil }
+        let timeout = deadline.map(Timestamp.format)
+        return PendingQuestion(
+            id: "\(id)-\(event.id)", questionText: event.payloadText ?? "", sessionId: id, askedAt: Timestamp.format(asked),
+            timeoutAt: timeout, iteration: event.iteration ?? state.iteration, hat: event.hat ?? state.hat, eventId: event.id
+        )
+    }
+
+    /// The detail representation (`GET /api/sessions/{id}`).
+    public func detail(now: Date = Date()) -> SessionDetail {
+        SessionDetail(
+            session: session(now: now), stopReason: stopReason, hatFlow: state.hatFlow, hatTransitions: state.hatTransitionCount,
+            hatUsage: state.hatUsageList(), iterationStats: state.iterationStats(total: config?.maxIterations, live: isLive),
+            backpressure: state.backpressure, tokens: state.tokens,
+            recentToolCalls: state.recentToolCalls.map(WorkflowPayload.object),
+            recentEvents: state.recentEvents.map(WorkflowPayload.object),
+            pendingQuestion: pendingQuestion(now: now), lineCount: state.lineCount, malformedLines: state.malformedCount
+        )
+    }
+
+    /// Parses `events-YYYYMMDD-HHMMSS.jsonl` (UTC).
+    public static func dateFromFileName(_ name: String) -> Date? {
+        guard name.hasPrefix("events-"), name.hasSuffix(".jsonl") else { return nil }
+        let stamp = Array(name.dropFirst("events-".count).dropLast(".jsonl".count))
+        guard stamp.count == 15, stamp[8] == "-", stamp.enumerated().allSatisfy({ $0.offset == 8 || $0.element.isNumber }) else { return nil }
+        let d = stamp.filter(\.isNumber).map(String.init).joined()
+        func part(_ from: Int, _ length: Int) -> String {
+            String(d[d.index(d.startIndex, offsetBy: from)..<d.index(d.startIndex, offsetBy: from + length)])
+        }
+        let text = "\(part(0, 4))-\(part(4, 2))-\(part(6, 2))T\(part(8, 2)):\(part(10, 2)):\(part(12, 2))Z"
+        return Timestamp.parse(text)
+    }
+}
+
+/// The JSON an event is sent as (`data:` of a `workflow` frame, items of `recent_events`).
+///
+/// Every field of the line is kept in order; `id` (string) comes first; a non-string `payload` is given as a compact
+/// JSON string in `payload` and kept as JSON in `payload_json` (the RalphMobile client decodes only string payloads);
+/// `type` defaults to `event.published`.
+public enum WorkflowPayload {
+    public static func object(_ event: RalphEvent) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("id", .string(String(event.id)))]
+        members.reserveCapacity(event.fields.count + 3)
+        var payloadJSON: JSONValue?
+        var hasType = false
+        for member in event.fields.members {
+            switch member.key {
+            case "id":
+                // The line's own id (if any) must not shadow the event id clients resume from.
+                members.append(("line_id", member.value))
+            case "payload":
+                switch member.value {
+                case .string, .null: members.append(member)
+                default:
+                    members.append(("payload", .string(JSONWriter.string(member.value))))
+                    payloadJSON = member.value
+                }
+            case "payload_json":
+                continue
+            case "type":
+                hasType = true
+                members.append(member)
+            default:
+                members.append(member)
+            }
+        }
+        if let payloadJSON { members.append(("payload_json", payloadJSON)) }
+        if !hasType { members.append(("type", "event.published")) }
+        return .object(JSONObject(members))
+    }
+}

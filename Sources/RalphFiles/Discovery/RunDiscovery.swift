@@ -1,0 +1,123 @@
+/// Where a run lives.
+public struct RunLocation: Sendable, Hashable {
+    /// How the state directory is laid out.
+    public enum Layout: String, Sendable, Hashable {
+        /// `.ralph/` with `events-*.jsonl` (and legacy `events.jsonl`).
+        case ralph
+        /// Legacy `.agent/events.jsonl`.
+        case agent
+    }
+
+    /// Session id (hash of ``file``).
+    public let id: String
+    /// Absolute path of the run file.
+    public let file: String
+    /// Absolute path of the `.ralph` / `.agent` directory holding it.
+    public let stateDirectory: String
+    /// Absolute path of the workspace (the directory that holds the state directory).
+    public let workspace: String
+    /// Absolute path of the configured root the workspace was found under.
+    public let root: String
+    public let layout: Layout
+
+    public init(file: String, stateDirectory: String, workspace: String, root: String, layout: Layout) {
+        self.id = RunID.make(forPath: file)
+        self.file = file
+        self.stateDirectory = stateDirectory
+        self.workspace = workspace
+        self.root = root
+        self.layout = layout
+    }
+
+    /// The workspace relative to the root (`.` for the root).
+    public var relativeWorkspace: String { FileSystem.relative(workspace, to: root) }
+    /// The run file relative to the root.
+    public var relativeFile: String { FileSystem.relative(file, to: root) }
+    /// The file name (`events-20260205-083922.jsonl`).
+    public var fileName: String { String(file.split(separator: "/").last ?? "") }
+}
+
+/// Finds ralph runs under workspace roots.
+///
+/// A workspace is a directory holding `.ralph/` or `.agent/`: each root itself, each of its first-level
+/// subdirectories, and the git worktrees of either under `.worktrees/*`. Hidden directories other than
+/// `.worktrees` and symbolic links are not followed (a link could lead out of the roots).
+public enum RunDiscovery {
+    /// Whether `name` is a run file in a state directory of `layout`.
+    public static func isRunFile(_ name: String, layout: RunLocation.Layout) -> Bool {
+        if name == "events.jsonl" { return true }
+        return layout == .ralph && name.hasPrefix("events-") && name.hasSuffix(".jsonl") && name.count > "events-.jsonl".count
+    }
+
+    /// Directories that may hold workspaces under `root` ("containers"): the root, its first-level subdirectories
+    /// and `.worktrees` directories, and the worktrees themselves. Watching these catches new workspaces.
+    public static func workspaceCandidates(root: String) -> (workspaces: [String], containers: [String]) {
+        var workspaces = [root]
+        var containers = [root]
+        let firstLevel = subdirectories(of: root)
+        for dir in firstLevel {
+            let path = root + "/" + dir
+            if dir == ".worktrees" {
+                containers.append(path)
+                for wt in subdirectories(of: path) where !wt.hasPrefix(".") {
+                    workspaces.append(path + "/" + wt)
+                    containers.append(path + "/" + wt)
+                }
+                continue
+            }
+            if dir.hasPrefix(".") { continue }
+            workspaces.append(path)
+            containers.append(path)
+            let nested = path + "/.worktrees"
+            if FileSystem.status(nested, followSymlinks: false)?.isDirectory == true {
+                containers.append(nested)
+                for wt in subdirectories(of: nested) where !wt.hasPrefix(".") {
+                    workspaces.append(nested + "/" + wt)
+                    containers.append(nested + "/" + wt)
+                }
+            }
+        }
+        return (workspaces, containers)
+    }
+
+    /// State directories (`.ralph`, `.agent`) of a workspace.
+    public static func stateDirectories(of workspace: String) -> [(String, RunLocation.Layout)] {
+        var result: [(String, RunLocation.Layout)] = []
+        for (name, layout) in [(".ralph", RunLocation.Layout.ralph), (".agent", .agent)] {
+            let path = workspace + "/" + name
+            if FileSystem.status(path, followSymlinks: false)?.isDirectory == true { result.append((path, layout)) }
+        }
+        return result
+    }
+
+    /// Run files in a state directory.
+    public static func runFiles(in stateDirectory: String, layout: RunLocation.Layout) -> [String] {
+        (FileSystem.list(stateDirectory) ?? [])
+            .filter { isRunFile($0, layout: layout) }
+            .map { stateDirectory + "/" + $0 }
+            .filter { FileSystem.status($0, followSymlinks: false)?.isRegularFile == true }
+            .sorted()
+    }
+
+    /// Every run under the roots (roots must be canonical absolute paths).
+    public static func discover(roots: [String]) -> [RunLocation] {
+        var seen = Set<String>()
+        var result: [RunLocation] = []
+        for root in roots {
+            for workspace in workspaceCandidates(root: root).workspaces {
+                for (stateDir, layout) in stateDirectories(of: workspace) {
+                    for file in runFiles(in: stateDir, layout: layout) where seen.insert(file).inserted {
+                        result.append(RunLocation(file: file, stateDirectory: stateDir, workspace: workspace, root: root, layout: layout))
+                    }
+                }
+            }
+        }
+        return result
+    }
+
+    static func subdirectories(of dir: String) -> [String] {
+        (FileSystem.list(dir) ?? []).filter {
+            FileSystem.status(dir + "/" + $0, followSymlinks: false)?.isDirectory == true
+        }.sorted()
+    }
+}

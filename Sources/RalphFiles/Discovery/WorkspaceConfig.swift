@@ -1,0 +1,40 @@
+import Foundation
+import Yams
+
+/// The few config values the read path needs, from the workspace's `ralph.yml` (ralph's default config file).
+public struct WorkspaceConfig: Sendable, Equatable {
+    /// `event_loop.max_iterations` (or the legacy top-level `max_iterations`).
+    public var maxIterations: Int?
+    /// `RObot.timeout_seconds`: how long ralph waits for a `human.response`.
+    public var robotTimeoutSeconds: Int?
+    /// The file it came from.
+    public var path: String?
+
+    public init(maxIterations: Int? = nil, robotTimeoutSeconds: Int? = nil, path: String? = nil) {
+        self.maxIterations = maxIterations
+        self.robotTimeoutSeconds = robotTimeoutSeconds
+        self.path = path
+    }
+
+    /// Parses YAML text; nil if it is not a YAML mapping.
+    public static func parse(yaml: String, path: String?) -> WorkspaceConfig? {
+        guard let root = (try? Yams.load(yaml: yaml)) as? [String: Any] else { return nil }
+        var config = WorkspaceConfig(path: path)
+        if let loop = root["event_loop"] as? [String: Any] {
+            config.maxIterations = loop["max_iterations"] as? Int
+        }
+        if config.maxIterations == nil { config.maxIterations = root["max_iterations"] as? Int }
+        if let robot = (root["RObot"] ?? root["robot"]) as? [String: Any] {
+            config.robotTimeoutSeconds = robot["timeout_seconds"] as? Int
+        }
+        return config
+    }
+
+    /// The config file of a workspace, if any (`ralph.yml`, then `ralph.yaml`).
+    public static func file(in workspace: String) -> String? {
+        for name in ["ralph.yml", "ralph.yaml"] where FileSystem.status(workspace + "/" + name)?.isRegularFile == true {
+            return workspace + "/" + name
+        }
+        return nil
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import RalphAPI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Evidence that a workspace's loop is running.
+public struct WorkspaceLiveness: Sendable, Equatable {
+    /// The run file named by `.ralph/current-events` (absolute), or the legacy default when there is no marker.
+    public var currentRunFile: String?
+    /// Someone holds a lock on `.ralph/loop.lock` (ralph holds an exclusive `flock` while it runs).
+    public var lockHeld = false
+    /// Pid of the lock holder when the system tells (`/proc/locks`).
+    public var lockHolderPID: Int?
+    /// Pid written in `loop.lock`, if that process is alive and looks like ralph.
+    public var lockFileLivePID: Int?
+    /// Pid of a live worktree loop registered in the repository's `.ralph/loops.json` for this workspace.
+    public var worktreeLoopPID: Int?
+
+    public init() {}
+
+    /// Whether the workspace's current run is being executed.
+    public var alive: Bool { lockHeld || lockFileLivePID != nil || worktreeLoopPID != nil }
+
+    /// The loop's process id, best evidence first.
+    public var pid: Int? { lockHolderPID ?? lockFileLivePID ?? worktreeLoopPID }
+}
+
+/// Locks held on the system, read from `/proc/locks` without touching any lock.
+///
+/// Probing `loop.lock` with `flock` itself would be unsafe: a ralph that starts during the probe would find the lock
+/// taken and run in a new worktree instead of the workspace.
+public struct LockTable: Sendable {
+    struct Entry: Hashable {
+        var major: UInt64
+        var minor: UInt64
+        var inode: UInt64
+        var pid: Int
+    }
+
+    private var entries: [UInt64: [Entry]] = [:]
+
+    /// The current table, or nil where `/proc/locks` does not exist.
+    public static func current() -> LockTable? {
+        guard let text = FileSystem.readText("/proc/locks", limit: 16 << 20) else { return nil }
+        return LockTable(procLocks: text)
+    }
+
+    /// Parses the text of `/proc/locks` (`1: FLOCK  ADVISORY  WRITE 9077 fe:00:16220321 0 EOF`).
+    public init(procLocks text: String) {
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            // Waiters ("1: -> FLOCK …") do not hold the lock.
+            guard fields.count >= 6, fields[1] != "->" else { continue }
+            let device = fields[5].split(separator: ":")
+            guard device.count == 3, let pid = Int(fields[4]), let major = UInt64(device[0], radix: 16),
+                let minor = UInt64(device[1], radix: 16), let inode = UInt64(device[2])
+            else { continue }
+            entries[inode, default: []].append(Entry(major: major, minor: minor, inode: inode, pid: pid))
+        }
+    }
+
+    /// The pid holding a lock on the file with this device and inode, if any.
+    public func holder(device: UInt64, inode: UInt64) -> Int? {
+        guard let candidates = entries[inode] else { return nil }
+        let major = ((device >> 8) & 0xFFF) | ((device >> 32) & ~UInt64(0xFFF))
+        let minor = (device & 0xFF) | ((device >> 12) & ~UInt64(0xFF))
+        return candidates.first { $0.major == major && $0.minor == minor }?.pid
+    }
+}
+
+/// Reads a workspace's liveness evidence. Blocking; call it from the catalog thread.
+public enum LivenessProbe {
+    /// Probes the workspace holding `stateDirectory`.
+    public static func probe(workspace: String, stateDirectory: String, layout: RunLocation.Layout, locks: LockTable?) -> WorkspaceLiveness {
+        var result = WorkspaceLiveness()
+        switch layout {
+        case .agent:
+            result.currentRunFile = stateDirectory + "/events.jsonl"
+        case .ralph:
+            if let marker = FileSystem.readText(stateDirectory + "/current-events", limit: 64 * 1024)?
+                .trimmingCharacters(in: .whitespacesAndNewlines), !marker.isEmpty
+            {
+                result.currentRunFile = FileSystem.join(workspace, marker)
+            } else if FileSystem.status(stateDirectory + "/events.jsonl") != nil {
+                result.currentRunFile = stateDirectory + "/events.jsonl"
+            }
+        }
+        let lockPath = stateDirectory + "/loop.lock"
+        if let status = FileSystem.status(lockPath) {
+            if let locks {
+                if let holder = locks.holder(device: status.device, inode: status.inode) {
+                    result.lockHeld = true
+                    result.lockHolderPID = holder
+                }
+            } else {
+                result.lockHeld = isLockHeldByProbe(lockPath)
+            }
+            if !result.lockHeld, let pid = pidInLockFile(lockPath), isProcessAlive(pid), looksLikeRalph(pid) {
+                result.lockFileLivePID = pid
+            }
+        }
+        result.worktreeLoopPID = worktreeLoopPID(workspace: workspace)
+        return result
+    }
+
+    /// The `pid` field of `loop.lock` (`{"pid":13665,"started":…,"prompt":…}`).
+    static func pidInLockFile(_ path: String) -> Int? {
+        guard let bytes = FileSystem.readSmallFile(path, limit: 64 * 1024),
+            case .object(let o)? = try? JSONParser.parse(bytes)
+        else { return nil }
+        return o["pid"]?.intValue
+    }
+
+    /// For a worktree workspace (`<repo>/.worktrees/<name>`), the pid of its live loop in `<repo>/.ralph/loops.json`.
+    static func worktreeLoopPID(workspace: String) -> Int? {
+        let parts = workspace.split(separator: "/")
+        guard parts.count >= 2, parts[parts.count - 2] == ".worktrees" else { return nil }
+        let repo = "/" + parts.dropLast(2).joined(separator: "/")
+        guard let bytes = FileSystem.readSmallFile(repo + "/.ralph/loops.json", limit: 4 << 20),
+            case .object(let o)? = try? JSONParser.parse(bytes), case .array(let loops)? = o["loops"]
+        else { return nil }
+        for case .object(let entry) in loops {
+            guard let path = entry["worktree_path"]?.stringValue, FileSystem.join(repo, path) == workspace,
+                let pid = entry["pid"]?.intValue, isProcessAlive(pid)
+            else { continue }
+            return pid
+        }
+        return nil
+    }
+
+    /// Whether a process exists and is not a zombie.
+    public static func isProcessAlive(_ pid: Int) -> Bool {
+        guard pid > 0, pid <= Int(Int32.max) else { return false }
+        if kill(pid_t(pid), 0) != 0 && errno != EPERM { return false }
+        #if os(Linux)
+        if let stat = FileSystem.readText("/proc/\(pid)/stat", limit: 4096), let close = stat.lastIndex(of: ")") {
+            let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
+            if state == "Z" || state == "X" { return false }
+        }
+        #endif
+        return true
+    }
+
+    /// Guards against pid reuse: the process's command line should mention ralph.
+    static func looksLikeRalph(_ pid: Int) -> Bool {
+        #if os(Linux)
+        guard let bytes = FileSystem.readSmallFile("/proc/\(pid)/cmdline", limit: 64 * 1024) else { return false }
+        return String(decoding: bytes, as: UTF8.self).lowercased().contains("ralph")
+        #else
+        return true
+        #endif
+    }
+
+    /// Fallback where `/proc/locks` is missing: a non-blocking *shared* lock attempt, released at once.
+    static func isLockHeldByProbe(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        if flock(fd, LOCK_SH | LOCK_NB) == 0 {
+            flock(fd, LOCK_UN)
+            return false
+        }
+        return errno == EWOULDBLOCK
+    }
+}

@@ -1,0 +1,206 @@
+import Crypto
+import Foundation
+import RalphAPI
+import RalphFiles
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An API key as stored: only its SHA-256 digest is kept, never the key.
+public struct StoredKey: Codable, Sendable, Equatable {
+    /// Short public id (`k_` + 8 hex chars of the digest), used to list and revoke.
+    public var id: String
+    public var name: String?
+    public var role: Role
+    public var sha256: String
+    public var createdAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, role, sha256
+        case createdAt = "created_at"
+    }
+}
+
+/// The keys file (`<data-dir>/keys.json`, mode 0600): create, list, revoke, and constant-time lookups.
+///
+/// The server keeps the keys in memory and reloads the file when it changes (``reloadIfChanged()``, called from a
+/// background task), so `keys create` and `keys revoke` take effect without a restart.
+public final class KeyStore: Sendable {
+    public enum KeyError: Error, CustomStringConvertible, Equatable {
+        case unsafePermissions(path: String, mode: UInt32)
+        case unreadable(path: String, reason: String)
+        case notFound(String)
+        case ambiguous(String)
+        case writeFailed(String)
+
+        public var description: String {
+            switch self {
+            case .unsafePermissions(let path, let mode):
+                "\(path) is readable by other users (mode \(String(mode, radix: 8))); run: chmod 600 \(path)"
+            case .unreadable(let path, let reason): "cannot read \(path): \(reason)"
+            case .notFound(let id): "no key with id '\(id)'"
+            case .ambiguous(let id): "'\(id)' matches several keys; give more of the id"
+            case .writeFailed(let reason): "cannot write the keys file: \(reason)"
+            }
+        }
+    }
+
+    struct File: Codable {
+        var keys: [StoredKey]
+    }
+
+    struct State {
+        var keys: [StoredKey] = []
+        var digests: [(digest: [UInt8], key: StoredKey)] = []
+        var stamp: FileSystem.Status?
+    }
+
+    public let path: String
+    private let state = Mutex(State())
+
+    /// Opens the keys file at `path` (a missing file means no keys). Refuses a file others can read.
+    public init(path: String) throws(KeyError) {
+        self.path = path
+        try reload()
+    }
+
+    /// The keys currently loaded.
+    public var keys: [StoredKey] { state.withLock { $0.keys } }
+    public var isEmpty: Bool { state.withLock { $0.keys.isEmpty } }
+
+    /// Reloads when the file's size, inode or modification time changed. Blocking; call off the async runtime.
+    @discardableResult
+    public func reloadIfChanged() -> Bool {
+        let current = FileSystem.status(path)
+        let previous = state.withLock { $0.stamp }
+        guard current != previous else { return false }
+        do {
+            try reload()
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    func reload() throws(KeyError) {
+        guard let status = FileSystem.status(path) else {
+            state.withLock { $0 = State() }
+            return
+        }
+        guard status.mode & 0o077 == 0 else { throw .unsafePermissions(path: path, mode: status.mode) }
+        guard let bytes = FileSystem.readSmallFile(path, limit: 8 << 20) else { throw .unreadable(path: path, reason: "read failed") }
+        let file: File
+        do {
+            file = try JSONDecoder().decode(File.self, from: Data(bytes))
+        } catch {
+            throw .unreadable(path: path, reason: "not a keys file (\(error))")
+        }
+        let digests = file.keys.compactMap { key in Self.hexBytes(key.sha256).map { (digest: $0, key: key) } }
+        state.withLock { $0 = State(keys: file.keys, digests: digests, stamp: status) }
+    }
+
+    /// The stored key matching `presented`, compared in constant time against every key.
+    public func authenticate(_ presented: String) -> StoredKey? {
+        let digest = Array(SHA256.hash(data: Data(presented.utf8)))
+        return state.withLock { state in
+            var match: StoredKey?
+            for entry in state.digests where Self.constantTimeEqual(entry.digest, digest) {
+                match = entry.key
+            }
+            return match
+        }
+    }
+
+    /// Creates a key with `role`; returns it with the secret, which is shown once and never stored.
+    public func create(role: Role, name: String?) throws(KeyError) -> (key: StoredKey, secret: String) {
+        let secret = Self.generateSecret()
+        let digest = SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+        let key = StoredKey(id: "k_" + digest.prefix(8), name: name, role: role, sha256: digest, createdAt: Timestamp.now())
+        try update { $0.append(key) }
+        return (key, secret)
+    }
+
+    /// Revokes the key whose id is `id` or starts with it.
+    public func revoke(_ id: String) throws(KeyError) -> StoredKey {
+        var removed: StoredKey?
+        var failure: KeyError?
+        try update { keys in
+            let matches = keys.filter { $0.id == id || $0.id.hasPrefix(id) || ("k_" + id) == $0.id }
+            if matches.count == 1 {
+                removed = matches[0]
+                keys.removeAll { $0.id == matches[0].id }
+            } else {
+                failure = matches.isEmpty ? .notFound(id) : .ambiguous(id)
+            }
+        }
+        if let failure { throw failure }
+        return removed!
+    }
+
+    /// Read-modify-write under an exclusive lock on `keys.json.lock`, written atomically with mode 0600.
+    private func update(_ change: (inout [StoredKey]) -> Void) throws(KeyError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .writeFailed("cannot create \(directory): \(error.localizedDescription)")
+        }
+        let lockFD = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lockFD >= 0 else { throw .writeFailed("cannot open \(path).lock: \(String(cString: strerror(errno)))") }
+        defer { close(lockFD) }
+        flock(lockFD, LOCK_EX)
+        defer { flock(lockFD, LOCK_UN) }
+        try reload()
+        var keys = state.withLock { $0.keys }
+        change(&keys)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let temp = path + ".tmp-\(getpid())"
+        do {
+            let data = try encoder.encode(File(keys: keys))
+            guard FileManager.default.createFile(atPath: temp, contents: data, attributes: [.posixPermissions: 0o600]) else {
+                throw KeyError.writeFailed("cannot create \(temp)")
+            }
+            chmod(temp, 0o600)
+            guard rename(temp, path) == 0 else { throw KeyError.writeFailed("cannot replace \(path): \(String(cString: strerror(errno)))") }
+        } catch let error as KeyError {
+            unlink(temp)
+            throw error
+        } catch {
+            unlink(temp)
+            throw .writeFailed("\(error)")
+        }
+        try reload()
+    }
+
+    /// `rmk_` followed by 40 random hex chars (160 bits).
+    public static func generateSecret() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<20).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return "rmk_" + bytes.map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func hexBytes(_ hex: String) -> [UInt8]? {
+        let chars = Array(hex.utf8)
+        guard chars.count == 64 else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(32)
+        for i in stride(from: 0, to: 64, by: 2) {
+            guard let byte = UInt8(String(decoding: chars[i..<i + 2], as: UTF8.self), radix: 16) else { return nil }
+            out.append(byte)
+        }
+        return out
+    }
+
+    /// Equal-length comparison that does not stop at the first difference.
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for i in 0..<a.count { difference |= a[i] ^ b[i] }
+        return difference == 0
+    }
+}

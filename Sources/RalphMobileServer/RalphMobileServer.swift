@@ -1,0 +1,154 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import NIOPosix
+import RalphAPI
+import RalphFiles
+import RalphSimulator
+import ServiceLifecycle
+
+/// The server: catalog, event hub, authentication and the Hummingbird application that serves them.
+///
+/// `init` checks everything that could stop the server from working (roots, data directory, keys, binding without a
+/// key) and throws a ``StartupError`` that says what to do; ``makeApplication(onServerRunning:)`` builds the app that
+/// `ralph-mobile-server` runs and tests drive on port 0.
+public struct RalphMobileServer: Sendable {
+    public let configuration: ServerConfiguration
+    public let roots: [String]
+    public let catalog: RunCatalog
+    public let keyStore: KeyStore
+    public let authenticator: Authenticator
+    let hub: EventHub
+    let demo: DemoLoop?
+    let logger: Logger
+
+    public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "ralph-mobile.server")) throws(StartupError) {
+        self.configuration = configuration
+        self.logger = logger
+        guard (0...65535).contains(configuration.port) else { throw StartupError("port \(configuration.port) is out of range (0-65535)") }
+        do {
+            try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StartupError("cannot create the data directory \(configuration.dataDirectory): \(error.localizedDescription)")
+        }
+        do {
+            keyStore = try KeyStore(path: configuration.keysFile)
+        } catch {
+            throw StartupError(error.description)
+        }
+        if !configuration.isLoopbackOnly && configuration.apiKey == nil && keyStore.isEmpty {
+            throw StartupError(
+                """
+                refusing to listen on \(configuration.host) without an API key: anyone who can reach this address could read \
+                your agents' work. Pass --api-key, set RALPH_MOBILE_API_KEY, or create a key with \
+                `ralph-mobile-server keys create --role admin`.
+                """
+            )
+        }
+        authenticator = Authenticator(keyStore: keyStore, apiKey: configuration.apiKey, loopbackOnly: configuration.isLoopbackOnly)
+        if configuration.demo {
+            var options = DemoLoop.Options(workspace: configuration.demoWorkspace)
+            options.pace = configuration.demoPace
+            options.questionTimeout = max(5, configuration.demoPace * 15)
+            options.restBetweenRuns = max(1, configuration.demoPace * 5)
+            do {
+                try DemoLoop.prepareWorkspace(configuration.demoWorkspace)
+            } catch {
+                throw StartupError("cannot create the demo workspace \(configuration.demoWorkspace): \(error)")
+            }
+            demo = DemoLoop(options: options)
+        } else {
+            demo = nil
+        }
+        roots = try configuration.resolvedRoots()
+        var catalogConfiguration = RunCatalog.Configuration(roots: roots)
+        catalogConfiguration.pollInterval = configuration.pollInterval
+        catalogConfiguration.rescanInterval = configuration.rescanInterval
+        catalogConfiguration.livenessInterval = configuration.livenessInterval
+        catalogConfiguration.useInotify = configuration.useInotify
+        var catalogLogger = logger
+        catalogLogger[metadataKey: "area"] = "catalog"
+        catalog = RunCatalog(configuration: catalogConfiguration, logger: catalogLogger)
+        hub = EventHub(queueCapacity: configuration.subscriberQueueCapacity)
+    }
+
+    /// The Hummingbird application. `onServerRunning` receives the bound port (useful with port 0).
+    public func makeApplication(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        let router = Router(context: AppRequestContext.self)
+        let routeTable = RouteTable()
+        router.add(middleware: ErrorMiddleware(routes: routeTable))
+        router.add(middleware: LogRequestsMiddleware(.debug))
+        router.add(middleware: AuthMiddleware(authenticator: authenticator))
+        HealthRoutes(authenticator: authenticator).register(on: router)
+        SessionRoutes(catalog: catalog).register(on: router)
+        EventStreamRoutes(catalog: catalog, hub: hub).register(on: router)
+        routeTable.record(router.routes.map { ($0.path, $0.method.rawValue) })
+
+        let logger = self.logger
+        let configuration = self.configuration
+        let authRequired = authenticator.authRequired
+        return Application(
+            router: router,
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "ralph-mobile-server/\(RalphMobileVersion.current)",
+                backlog: 4096
+            ),
+            services: [BackgroundService(catalog: catalog, hub: hub, keyStore: keyStore, demo: demo, heartbeatInterval: configuration.heartbeatInterval, logger: logger)],
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                logger.notice(
+                    "ralph-mobile-server \(RalphMobileVersion.current) listening on http://\(configuration.host):\(port)",
+                    metadata: ["auth": "\(authRequired ? "API key required" : "trusted loopback, no key")"]
+                )
+                await onServerRunning(port)
+            },
+            logger: logger
+        )
+    }
+}
+
+/// Runs the catalog thread, the demo, SSE heartbeats and key reloads for as long as the server runs, and closes every
+/// stream on graceful shutdown.
+struct BackgroundService: Service {
+    let catalog: RunCatalog
+    let hub: EventHub
+    let keyStore: KeyStore
+    let demo: DemoLoop?
+    let heartbeatInterval: Double
+    let logger: Logger
+
+    func run() async throws {
+        catalog.start(observer: hub)
+        if let demo {
+            do {
+                try demo.start()
+                logger.notice("demo: a simulated ralph loop is running; watch it in the sessions list")
+            } catch {
+                logger.error("demo could not start: \(error)")
+            }
+        }
+        let interval = Duration.milliseconds(Int(heartbeatInterval * 1000))
+        let tick = min(Duration.seconds(1), interval / 2)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: tick)
+                    hub.sendHeartbeats(interval: interval)
+                }
+            }
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(1))
+                    _ = try? await NIOThreadPool.singleton.runIfActive { keyStore.reloadIfChanged() }
+                }
+            }
+            try? await gracefulShutdown()
+            group.cancelAll()
+        }
+        demo?.stop()
+        hub.closeAll()
+        catalog.stop()
+        await demo?.waitUntilFinished()
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import NIOPosix
+import RalphAPI
+import RalphFiles
+import ServiceLifecycle
+
+/// The SSE routes: `GET /api/sessions/{id}/events` and `GET /api/events`.
+struct EventStreamRoutes {
+    let catalog: RunCatalog
+    let hub: EventHub
+
+    static let defaultHistory = 200
+
+    func register(on router: Router<AppRequestContext>) {
+        router.get("/api/sessions/{id}/events") { request, context in try await sessionEvents(request, context) }
+        router.get("/api/events") { request, context in try await globalEvents(request, context) }
+    }
+
+    static var headers: HTTPFields {
+        [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache", .xAccelBuffering: "no"]
+    }
+
+    /// Where a client wants its replay to start.
+    enum Cursor: Equatable {
+        /// Every event after this id (`Last-Event-ID` or `?after=`).
+        case after(Int)
+        /// The last N events (`?history=N`, default 200).
+        case last(Int)
+        /// Everything (`?history=all`).
+        case all
+    }
+
+    static func cursor(for request: Request) throws(APIError) -> Cursor {
+        if let header = request.headers[.lastEventID]?.trimmingCharacters(in: .whitespaces), !header.isEmpty {
+            guard let id = Int(header), id >= 0 else { throw .invalidParameter("Last-Event-ID must be a non-negative integer, got '\(header.prefix(40))'") }
+            return .after(id)
+        }
+        let query = request.uri.queryParameters
+        if let after = query["after"] {
+            guard let id = Int(after), id >= 0 else { throw .invalidParameter("after must be a non-negative integer, got '\(after.prefix(40))'") }
+            return .after(id)
+        }
+        if let history = query["history"] {
+            if history == "all" { return .all }
+            guard let n = Int(history), n >= 0 else { throw .invalidParameter("history must be a non-negative integer or 'all', got '\(history.prefix(40))'") }
+            return .last(n)
+        }
+        return .last(defaultHistory)
+    }
+
+    // MARK: - Session stream
+
+    func sessionEvents(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        try context.require(.viewer)
+        await catalog.waitUntilReady()
+        let id = try SessionRoutes.resolveID(context.parameters.get("id") ?? "", in: catalog)
+        let cursor = try Self.cursor(for: request)
+        let subscription = hub.subscribe(runID: id)
+        let lastLine: Int
+        switch subscription {
+        case .unknown: throw APIError.sessionNotFound("session '\(id)' is gone")
+        case .live(_, _, let line, _), .finished(let line, _): lastLine = line
+        }
+        let after: Int
+        switch cursor {
+        case .after(let a):
+            // A cursor past the end belongs to a file that has since been replaced: replay the current one.
+            after = a > lastLine ? 0 : a
+        case .last(let n): after = max(0, lastLine - n)
+        case .all: after = 0
+        }
+        let logger = context.logger
+        let catalog = self.catalog
+        let hub = self.hub
+        let queue: SubscriberQueue?
+        if case .live(let q, _, _, _) = subscription { queue = q } else { queue = nil }
+        return Response(
+            status: .ok, headers: Self.headers,
+            body: ResponseBody { writer in
+                defer { if case .live(_, let subscriberID, _, _) = subscription { hub.unsubscribe(runID: id, subscriberID: subscriberID) } }
+                do {
+                    try await request.body.consumeWithCancellationOnInboundClose { _ in
+                        try await withGracefulShutdownHandler {
+                            try await writer.write(SSEFrame.preamble)
+                            try await Self.replay(runID: id, after: after, through: lastLine, catalog: catalog, writer: &writer)
+                            if let queue {
+                                try await Self.forward(queue, writer: &writer)
+                            } else if let snapshot = catalog.snapshot(id: id) {
+                                try await writer.write(EventHub.endFrame(for: snapshot))
+                            }
+                        } onGracefulShutdown: {
+                            queue?.close()
+                        }
+                    }
+                } catch is CancellationError {
+                    logger.debug("session stream closed by the client", metadata: ["id": "\(id)"])
+                } catch let error as EventFileReader.ReadError {
+                    logger.notice("session stream closed: \(error)", metadata: ["id": "\(id)"])
+                } catch {
+                    logger.debug("session stream ended: \(error)", metadata: ["id": "\(id)"])
+                }
+                try? await writer.finish(nil)
+            }
+        )
+    }
+
+    /// Writes the run's events with ids in (after, through], read back from the file in batches.
+    static func replay(runID: String, after: Int, through: Int, catalog: RunCatalog, writer: inout any ResponseBodyWriter) async throws {
+        guard through > after, var position = catalog.replayStart(id: runID, afterLine: after) else { return }
+        while true {
+            let current = position
+            let batch = try await NIOThreadPool.singleton.runIfActive {
+                try EventFileReader.read(from: current, after: after, through: through)
+            }
+            if !batch.events.isEmpty {
+                var buffer = ByteBuffer()
+                for event in batch.events {
+                    var frame = SSEFrame.workflow(event)
+                    buffer.writeBuffer(&frame)
+                }
+                try await writer.write(buffer)
+            }
+            if batch.done { return }
+            position = batch.next
+        }
+    }
+
+    /// Writes queued frames until the queue ends.
+    static func forward(_ queue: SubscriberQueue, writer: inout any ResponseBodyWriter) async throws {
+        while let item = await queue.next() {
+            switch item {
+            case .frame(let frame): try await writer.write(frame)
+            case .heartbeat: try await writer.write(SSEFrame.heartbeat)
+            case .end(let frame):
+                try await writer.write(frame)
+                return
+            }
+        }
+    }
+
+    // MARK: - Global stream
+
+    func globalEvents(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        try context.require(.viewer)
+        await catalog.waitUntilReady()
+        let lastEventID = request.headers[.lastEventID]?.trimmingCharacters(in: .whitespaces)
+        let (queue, subscriberID, initial) = hub.subscribeGlobal(lastEventID: lastEventID)
+        let hub = self.hub
+        let logger = context.logger
+        return Response(
+            status: .ok, headers: Self.headers,
+            body: ResponseBody { writer in
+                defer { hub.unsubscribeGlobal(subscriberID: subscriberID) }
+                do {
+                    try await request.body.consumeWithCancellationOnInboundClose { _ in
+                        try await withGracefulShutdownHandler {
+                            var buffer = SSEFrame.preamble
+                            for var frame in initial { buffer.writeBuffer(&frame) }
+                            try await writer.write(buffer)
+                            try await Self.forward(queue, writer: &writer)
+                        } onGracefulShutdown: {
+                            queue.close()
+                        }
+                    }
+                } catch {
+                    logger.debug("global stream ended: \(error)")
+                }
+                try? await writer.finish(nil)
+            }
+        )
+    }
+}

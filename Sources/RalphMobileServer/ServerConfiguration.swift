@@ -1,0 +1,84 @@
+import Foundation
+import Logging
+import RalphFiles
+
+/// Everything `ralph-mobile-server` is configured with. Built by the command line, or directly by tests.
+public struct ServerConfiguration: Sendable {
+    /// Address to bind (`127.0.0.1` unless told otherwise).
+    public var host = "127.0.0.1"
+    /// TCP port; 0 picks a free one.
+    public var port = 8080
+    /// Workspace roots as given (relative paths are resolved against the current directory).
+    public var workspaces: [String] = []
+    /// Where keys, state and the demo workspace live.
+    public var dataDirectory: String
+    /// An admin key given on the command line or in `RALPH_MOBILE_API_KEY`.
+    public var apiKey: String?
+    /// Run the built-in ralph simulator in `<data-dir>/demo`.
+    public var demo = false
+    /// Seconds between the demo's events.
+    public var demoPace: Double = 4
+    /// Seconds between SSE heartbeat comments when a stream is idle.
+    public var heartbeatInterval: Double = 15
+    /// Catalog fallback intervals (seconds).
+    public var pollInterval: Double = 2
+    public var rescanInterval: Double = 10
+    public var livenessInterval: Double = 1
+    /// Frames a slow SSE client may fall behind before it is disconnected (it resumes with Last-Event-ID).
+    public var subscriberQueueCapacity = 4096
+    /// Force polling instead of inotify (tests of the fallback).
+    public var useInotify = true
+
+    public init(dataDirectory: String) {
+        self.dataDirectory = dataDirectory
+    }
+
+    /// The default data directory: `$RALPH_MOBILE_DATA_DIR`, else `$XDG_DATA_HOME/ralph-mobile`, else
+    /// `~/.local/share/ralph-mobile` (`~/Library/Application Support/ralph-mobile` on macOS).
+    public static func defaultDataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let dir = environment["RALPH_MOBILE_DATA_DIR"], !dir.isEmpty { return dir }
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/ralph-mobile" }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        #if os(macOS)
+        return home + "/Library/Application Support/ralph-mobile"
+        #else
+        return home + "/.local/share/ralph-mobile"
+        #endif
+    }
+
+    /// The demo workspace root (the demo project is `demo/ralph-demo` inside it).
+    public var demoRoot: String { dataDirectory + "/demo" }
+    public var demoWorkspace: String { demoRoot + "/ralph-demo" }
+    public var keysFile: String { dataDirectory + "/keys.json" }
+
+    /// Whether the bind address only accepts local connections.
+    public var isLoopbackOnly: Bool { Self.isLoopback(host) }
+
+    public static func isLoopback(_ host: String) -> Bool {
+        let h = host.lowercased()
+        return h == "localhost" || h == "::1" || h == "[::1]" || h.hasPrefix("127.")
+    }
+
+    /// Resolves and checks the workspace roots: each must be an existing directory. Returns canonical paths.
+    public func resolvedRoots(currentDirectory: String = FileManager.default.currentDirectoryPath) throws(StartupError) -> [String] {
+        var roots: [String] = []
+        let given = workspaces.isEmpty ? [currentDirectory] : workspaces
+        for raw in given {
+            let absolute = raw.hasPrefix("/") ? raw : FileSystem.join(currentDirectory, raw)
+            guard let real = FileSystem.realPath(absolute), FileSystem.status(real)?.isDirectory == true else {
+                throw StartupError("workspace '\(raw)' is not an existing directory")
+            }
+            if !roots.contains(real) { roots.append(real) }
+        }
+        if demo {
+            if let real = FileSystem.realPath(demoRoot), !roots.contains(real) { roots.append(real) }
+        }
+        return roots
+    }
+}
+
+/// A reason the server refuses to start, worded for the person who started it.
+public struct StartupError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

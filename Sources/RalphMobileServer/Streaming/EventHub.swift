@@ -1,0 +1,249 @@
+import DequeModule
+import Foundation
+import NIOCore
+import RalphAPI
+import RalphFiles
+import Synchronization
+
+/// Fans catalog changes out to SSE subscribers: per-run `workflow` streams and the global `/api/events` stream.
+///
+/// Each event is encoded once into a frame that every subscriber shares. Subscribing and delivering happen under one
+/// lock together with the run's last delivered id, which is what makes "replay up to that id from the file, then
+/// live" gap-free and duplicate-free.
+final class EventHub: RunCatalogObserver, Sendable {
+    struct RunChannel {
+        /// Id of the last line delivered live (the run's line count when last announced).
+        var lastLine: Int
+        var generation: Int
+        var isLive: Bool
+        var subscribers: [Int: SubscriberQueue] = [:]
+    }
+
+    struct GlobalEntry {
+        var sequence: Int
+        var frame: ByteBuffer
+    }
+
+    struct State {
+        var runs: [String: RunChannel] = [:]
+        /// Last announced summary per session.
+        var sessions: [String: Session] = [:]
+        var nextSubscriberID = 0
+        var globalSequence = 0
+        var globalLog = Deque<GlobalEntry>()
+        var globalSubscribers: [Int: SubscriberQueue] = [:]
+    }
+
+    /// Outcome of subscribing to a run.
+    enum RunSubscription {
+        /// The run is live: replay up to `lastLine` from the file, then read `queue`.
+        case live(queue: SubscriberQueue, subscriberID: Int, lastLine: Int, generation: Int)
+        /// The run is over: replay up to `lastLine`, then send the end frame.
+        case finished(lastLine: Int, generation: Int)
+        case unknown
+    }
+
+    /// Distinguishes this server process in global-stream ids (`<epoch>-<sequence>`).
+    let epoch: String
+    let queueCapacity: Int
+    let globalLogCapacity: Int
+    private let state = Mutex(State())
+
+    init(queueCapacity: Int, globalLogCapacity: Int = 4096) {
+        self.queueCapacity = queueCapacity
+        self.globalLogCapacity = globalLogCapacity
+        self.epoch = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+    }
+
+    // MARK: - Catalog changes
+
+    func catalogDidChange(_ change: RunCatalog.Change) {
+        switch change {
+        case .added(let snapshot):
+            state.withLock { state in
+                state.runs[snapshot.id] = RunChannel(lastLine: snapshot.state.lineCount, generation: snapshot.generation, isLive: snapshot.isLive)
+                announce(snapshot, as: StreamEventName.sessionAdded, state: &state)
+            }
+        case .appended(let snapshot, let events):
+            let frames = events.map { (id: $0.id, frame: SSEFrame.workflow($0)) }
+            let end = snapshot.isLive ? nil : Self.endFrame(for: snapshot)
+            state.withLock { state in
+                guard var channel = state.runs[snapshot.id] else { return }
+                let fresh = frames.filter { $0.id > channel.lastLine }.map(\.frame)
+                for (id, queue) in channel.subscribers where !queue.push(contentsOf: fresh) {
+                    channel.subscribers[id] = nil
+                }
+                channel.lastLine = max(channel.lastLine, snapshot.state.lineCount)
+                channel.isLive = snapshot.isLive
+                if let end { endSubscribers(of: &channel, with: end) }
+                state.runs[snapshot.id] = channel
+                announce(snapshot, as: StreamEventName.sessionUpdated, state: &state)
+            }
+        case .updated(let snapshot):
+            let end = snapshot.isLive ? nil : Self.endFrame(for: snapshot)
+            state.withLock { state in
+                guard var channel = state.runs[snapshot.id] else { return }
+                channel.isLive = snapshot.isLive
+                if let end { endSubscribers(of: &channel, with: end) }
+                state.runs[snapshot.id] = channel
+                announce(snapshot, as: StreamEventName.sessionUpdated, state: &state)
+            }
+        case .reset(let snapshot):
+            state.withLock { state in
+                guard var channel = state.runs[snapshot.id] else { return }
+                // Ids restarted: connected clients must start over; they reconnect and are replayed the new file.
+                for queue in channel.subscribers.values { queue.close() }
+                channel.subscribers = [:]
+                channel.lastLine = snapshot.state.lineCount
+                channel.generation = snapshot.generation
+                channel.isLive = snapshot.isLive
+                state.runs[snapshot.id] = channel
+                announce(snapshot, as: StreamEventName.sessionUpdated, state: &state)
+            }
+        case .removed(let id):
+            state.withLock { state in
+                if var channel = state.runs.removeValue(forKey: id) {
+                    let end = StreamEnd(mode: .complete, status: .stopped, reason: "removed", lastEventId: channel.lastLine, ts: Timestamp.now())
+                    endSubscribers(of: &channel, with: SSEFrame.event(id: nil, name: StreamEventName.end, value: end))
+                }
+                state.sessions[id] = nil
+                publishGlobal(name: StreamEventName.sessionRemoved, value: SessionRemoved(id: id), state: &state)
+            }
+        }
+    }
+
+    private func endSubscribers(of channel: inout RunChannel, with frame: ByteBuffer) {
+        for queue in channel.subscribers.values { queue.end(with: frame) }
+        channel.subscribers = [:]
+    }
+
+    /// The `end` frame for a run that is over.
+    static func endFrame(for snapshot: RunSnapshot) -> ByteBuffer {
+        let end = StreamEnd(
+            mode: snapshot.mode, status: snapshot.status, reason: snapshot.stopReason?.reason, lastEventId: snapshot.state.lineCount,
+            ts: Timestamp.now()
+        )
+        return SSEFrame.event(id: nil, name: StreamEventName.end, value: end)
+    }
+
+    /// Announces a session on the global stream, unless nothing but its age changed.
+    private func announce(_ snapshot: RunSnapshot, as name: String, state: inout State) {
+        let session = snapshot.session()
+        let previous = state.sessions[snapshot.id]
+        if let previous, Self.sameExceptAge(previous, session) { return }
+        state.sessions[snapshot.id] = session
+        publishGlobal(name: previous == nil ? StreamEventName.sessionAdded : name, value: session, state: &state)
+    }
+
+    static func sameExceptAge(_ a: Session, _ b: Session) -> Bool {
+        var a = a
+        a.elapsedSecs = b.elapsedSecs
+        return a == b
+    }
+
+    private func publishGlobal<T: Encodable>(name: String, value: T, state: inout State) {
+        state.globalSequence += 1
+        let frame = SSEFrame.event(id: "\(epoch)-\(state.globalSequence)", name: name, value: value)
+        state.globalLog.append(GlobalEntry(sequence: state.globalSequence, frame: frame))
+        if state.globalLog.count > globalLogCapacity { state.globalLog.removeFirst(state.globalLog.count - globalLogCapacity) }
+        for (id, queue) in state.globalSubscribers where !queue.push(frame) {
+            state.globalSubscribers[id] = nil
+        }
+    }
+
+    // MARK: - Subscribing
+
+    /// Subscribes to a run's live events.
+    func subscribe(runID: String) -> RunSubscription {
+        state.withLock { state in
+            guard var channel = state.runs[runID] else { return .unknown }
+            guard channel.isLive else { return .finished(lastLine: channel.lastLine, generation: channel.generation) }
+            state.nextSubscriberID += 1
+            let id = state.nextSubscriberID
+            let queue = SubscriberQueue(capacity: queueCapacity)
+            channel.subscribers[id] = queue
+            state.runs[runID] = channel
+            return .live(queue: queue, subscriberID: id, lastLine: channel.lastLine, generation: channel.generation)
+        }
+    }
+
+    func unsubscribe(runID: String, subscriberID: Int) {
+        state.withLock { _ = $0.runs[runID]?.subscribers.removeValue(forKey: subscriberID) }
+    }
+
+    /// Subscribes to the global stream. `initial` is what to send first: the missed entries when `lastEventID` is
+    /// recent enough, else every session as `session.added`; then a `ready` frame carrying the current id.
+    func subscribeGlobal(lastEventID: String?) -> (queue: SubscriberQueue, subscriberID: Int, initial: [ByteBuffer]) {
+        state.withLock { state in
+            var initial: [ByteBuffer] = []
+            var resumed = false
+            if let lastEventID, let sequence = parseGlobalID(lastEventID), sequence <= state.globalSequence,
+                sequence >= (state.globalLog.first?.sequence ?? state.globalSequence + 1) - 1
+            {
+                initial = state.globalLog.filter { $0.sequence > sequence }.map(\.frame)
+                resumed = true
+            } else {
+                let sessions = state.sessions.values.sorted { ($0.startedAt, $0.id) > ($1.startedAt, $1.id) }
+                let now = Date()
+                for var session in sessions {
+                    if let started = Timestamp.parse(session.startedAt), session.mode == .live {
+                        session.elapsedSecs = max(0, Int(now.timeIntervalSince(started)))
+                    }
+                    initial.append(SSEFrame.event(id: nil, name: StreamEventName.sessionAdded, value: session))
+                }
+            }
+            let ready = GlobalReady(sessions: state.sessions.count, resumed: resumed)
+            initial.append(SSEFrame.event(id: "\(epoch)-\(state.globalSequence)", name: "ready", value: ready))
+            state.nextSubscriberID += 1
+            let id = state.nextSubscriberID
+            let queue = SubscriberQueue(capacity: queueCapacity)
+            state.globalSubscribers[id] = queue
+            return (queue, id, initial)
+        }
+    }
+
+    func unsubscribeGlobal(subscriberID: Int) {
+        state.withLock { _ = $0.globalSubscribers.removeValue(forKey: subscriberID) }
+    }
+
+    private func parseGlobalID(_ text: String) -> Int? {
+        let parts = text.split(separator: "-")
+        guard parts.count == 2, parts[0] == epoch else { return nil }
+        return Int(parts[1])
+    }
+
+    // MARK: - Housekeeping
+
+    /// Queues a heartbeat for every subscriber idle for `interval`.
+    func sendHeartbeats(interval: Duration) {
+        let queues = state.withLock { state in
+            state.runs.values.flatMap { $0.subscribers.values } + Array(state.globalSubscribers.values)
+        }
+        let now = ContinuousClock.now
+        for queue in queues { queue.heartbeatIfIdle(now: now, interval: interval) }
+    }
+
+    /// Closes every stream (graceful shutdown).
+    func closeAll() {
+        let queues = state.withLock { state -> [SubscriberQueue] in
+            let all = state.runs.values.flatMap { $0.subscribers.values } + Array(state.globalSubscribers.values)
+            for key in state.runs.keys { state.runs[key]!.subscribers = [:] }
+            state.globalSubscribers = [:]
+            return all
+        }
+        for queue in queues { queue.close() }
+    }
+
+    /// Number of open subscriptions (for diagnostics and tests).
+    var subscriberCount: Int {
+        state.withLock { state in state.runs.values.reduce(0) { $0 + $1.subscribers.count } + state.globalSubscribers.count }
+    }
+}
+
+/// Data of the global stream's `ready` frame.
+struct GlobalReady: Codable {
+    /// Number of sessions known.
+    var sessions: Int
+    /// True when missed entries were replayed, false when a full `session.added` snapshot was sent.
+    var resumed: Bool
+}

@@ -1,0 +1,64 @@
+import Foundation
+import NIOCore
+import RalphAPI
+import RalphFiles
+
+/// Server-sent-event framing. Frames are encoded once and the same buffer is written to every subscriber.
+enum SSEFrame {
+    /// Sent first on every stream: how long a client should wait before reconnecting.
+    static let preamble = text("retry: 2000\n\n")
+    static let heartbeat = text(": keep-alive\n\n")
+
+    static func text(_ s: String) -> ByteBuffer { ByteBuffer(string: s) }
+
+    /// `id:` (optional), `event:` (optional) and `data:` lines, then a blank line. A newline in `data` starts a new
+    /// `data:` line, as the SSE format requires.
+    static func event(id: String?, name: String?, data: [UInt8]) -> ByteBuffer {
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(data.count + 48)
+        if let id {
+            buffer.writeString("id: ")
+            buffer.writeString(id)
+            buffer.writeInteger(UInt8(0x0A))
+        }
+        if let name {
+            buffer.writeString("event: ")
+            buffer.writeString(name)
+            buffer.writeInteger(UInt8(0x0A))
+        }
+        buffer.writeString("data: ")
+        for byte in data {
+            if byte == 0x0A {
+                buffer.writeString("\ndata: ")
+            } else if byte != 0x0D {
+                buffer.writeInteger(byte)
+            }
+        }
+        buffer.writeString("\n\n")
+        return buffer
+    }
+
+    /// A ralph event as a `workflow` frame whose id is its line number.
+    static func workflow(_ event: RalphEvent) -> ByteBuffer {
+        Self.event(id: String(event.id), name: StreamEventName.workflow, data: JSONWriter.bytes(WorkflowPayload.object(event)))
+    }
+
+    /// An `Encodable` value as an event frame.
+    static func event<T: Encodable>(id: String?, name: String, value: T) -> ByteBuffer {
+        let data = (try? JSONEncoderFactory.compact.encode(value)) ?? Array("{}".utf8)
+        return event(id: id, name: name, data: data)
+    }
+}
+
+/// Compact JSON encoding of Codable values for frames.
+enum JSONEncoderFactory {
+    struct Compact: Sendable {
+        func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return Array(try encoder.encode(value))
+        }
+    }
+
+    static let compact = Compact()
+}

@@ -1,0 +1,81 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import RalphAPI
+
+/// Every error a route can return, mapped in one place to the contract's `{"error": "<prefix>: <detail>"}` bodies.
+public enum APIError: Error, Sendable, Equatable {
+    case sessionNotFound(String?)
+    case ambiguousID(String, matches: [String])
+    case unauthorized
+    case forbidden(needs: Role)
+    case invalidBody(String)
+    case invalidParameter(String)
+    case notFound(String)
+    case methodNotAllowed(method: String, path: String, allowed: [String])
+    case unavailable(String)
+    case internalError(String)
+
+    public var status: HTTPResponse.Status {
+        switch self {
+        case .sessionNotFound, .notFound: .notFound
+        case .ambiguousID: .conflict
+        case .unauthorized: .unauthorized
+        case .forbidden: .forbidden
+        case .invalidBody, .invalidParameter: .badRequest
+        case .methodNotAllowed: .methodNotAllowed
+        case .unavailable: .serviceUnavailable
+        case .internalError: .internalServerError
+        }
+    }
+
+    public var body: ErrorResponse {
+        switch self {
+        case .sessionNotFound(let detail): ErrorResponse(prefix: .sessionNotFound, detail: detail)
+        case .ambiguousID(let id, let matches):
+            ErrorResponse(prefix: .conflict, detail: "ambiguous id '\(id)' matches \(matches.count) sessions: \(matches.prefix(5).joined(separator: ", "))")
+        case .unauthorized: ErrorResponse(prefix: .unauthorized, detail: nil)
+        case .forbidden(let role): ErrorResponse(prefix: .forbidden, detail: "needs \(role.rawValue)")
+        case .invalidBody(let detail): ErrorResponse(prefix: .invalidBody, detail: detail)
+        case .invalidParameter(let detail): ErrorResponse(prefix: .invalidParameter, detail: detail)
+        case .notFound(let detail): ErrorResponse(prefix: .notFound, detail: detail)
+        case .methodNotAllowed(let method, let path, let allowed):
+            ErrorResponse(prefix: .methodNotAllowed, detail: "\(method) is not allowed on \(path); use \(allowed.joined(separator: ", "))")
+        case .unavailable(let detail): ErrorResponse(prefix: .unavailable, detail: detail)
+        case .internalError(let detail): ErrorResponse(prefix: .internalError, detail: detail)
+        }
+    }
+
+    public func response() -> Response {
+        var response = JSONResponse.make(body, status: status)
+        if case .methodNotAllowed(_, _, let allowed) = self {
+            response.headers[.allow] = allowed.joined(separator: ", ")
+        }
+        if case .unauthorized = self {
+            response.headers[.wwwAuthenticate] = "Bearer"
+        }
+        return response
+    }
+}
+
+/// JSON responses.
+public enum JSONResponse {
+    /// Encodes `value` as a JSON response. Encoding our own wire types cannot fail; if it ever does, the client gets a
+    /// 500 that says so rather than a crash.
+    public static func make<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data: Data
+        var status = status
+        do {
+            data = try encoder.encode(value)
+        } catch {
+            status = .internalServerError
+            data = Data(#"{"error":"internal_error: response encoding failed"}"#.utf8)
+        }
+        var buffer = ByteBuffer()
+        buffer.writeBytes(data)
+        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: buffer))
+    }
+}

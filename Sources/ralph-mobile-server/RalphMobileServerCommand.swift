@@ -1,0 +1,201 @@
+import ArgumentParser
+import Foundation
+import Logging
+import RalphAPI
+import RalphMobileServer
+
+@main
+struct RalphMobileServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ralph-mobile-server",
+        abstract: "Watch and steer ralph loops from a phone, a browser or a terminal.",
+        discussion: """
+            Serves every ralph run found in the workspaces (by default the current directory, its first-level \
+            subdirectories and their .worktrees) over HTTP and server-sent events, live and without losing events.
+
+            Examples:
+              ralph-mobile-server --demo                 # see a simulated live loop right away
+              ralph-mobile-server --workspace ~/code     # watch every project under ~/code
+              ralph-mobile-server keys create --role operator --name phone
+              ralph-mobile-server --bind-all             # LAN access; needs a key (keys create, or --api-key)
+            """,
+        version: RalphMobileVersion.current,
+        subcommands: [Serve.self, Keys.self],
+        defaultSubcommand: Serve.self
+    )
+}
+
+/// Options shared by every subcommand that touches the data directory.
+struct DataDirectoryOptions: ParsableArguments {
+    @Option(
+        name: .customLong("data-dir"),
+        help: ArgumentHelp(
+            "Where keys, state and the demo workspace are kept.",
+            discussion: "Default: $RALPH_MOBILE_DATA_DIR, else $XDG_DATA_HOME/ralph-mobile, else ~/.local/share/ralph-mobile.",
+            valueName: "dir"
+        )
+    )
+    var dataDirectory: String?
+
+    var resolved: String { dataDirectory ?? ServerConfiguration.defaultDataDirectory() }
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the server (the default command).")
+
+    @Option(name: [.short, .long], help: ArgumentHelp("Port to listen on; 0 picks a free one.", valueName: "port"))
+    var port = 8080
+
+    @Flag(name: .customLong("bind-all"), help: "Listen on every interface (0.0.0.0). Requires an API key.")
+    var bindAll = false
+
+    @Option(name: .customLong("bind"), help: ArgumentHelp("Address to listen on (default 127.0.0.1). Anything but loopback requires an API key.", valueName: "addr"))
+    var bind: String?
+
+    @Option(
+        name: .customLong("workspace"),
+        help: ArgumentHelp("A directory whose ralph runs to serve; repeat for several. Default: the current directory.", valueName: "dir")
+    )
+    var workspaces: [String] = []
+
+    @Option(name: .customLong("api-key"), help: ArgumentHelp("An admin API key (or set RALPH_MOBILE_API_KEY).", valueName: "key"))
+    var apiKey: String?
+
+    @OptionGroup var data: DataDirectoryOptions
+
+    @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
+    var logLevel = "info"
+
+    @Flag(help: "Run a simulated ralph loop in <data-dir>/demo, so a live session shows up within seconds.")
+    var demo = false
+
+    @Option(name: .customLong("demo-pace"), help: .hidden)
+    var demoPace: Double = 4
+
+    @Option(name: .customLong("heartbeat-interval"), help: .hidden)
+    var heartbeatInterval: Double = 15
+
+    @Option(name: .customLong("poll-interval"), help: .hidden)
+    var pollInterval: Double = 2
+
+    @Flag(name: .customLong("no-inotify"), help: .hidden)
+    var noInotify = false
+
+    func validate() throws {
+        if bindAll && bind != nil { throw ValidationError("use either --bind-all or --bind, not both") }
+        if Logger.Level(rawValue: logLevel.lowercased()) == nil {
+            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
+        }
+        if demoPace <= 0 || heartbeatInterval <= 0 || pollInterval <= 0 { throw ValidationError("intervals must be positive") }
+    }
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel.lowercased()) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        var configuration = ServerConfiguration(dataDirectory: data.resolved)
+        configuration.host = bindAll ? "0.0.0.0" : (bind ?? "127.0.0.1")
+        configuration.port = port
+        configuration.workspaces = workspaces
+        let environmentKey = ProcessInfo.processInfo.environment["RALPH_MOBILE_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        configuration.apiKey = apiKey ?? environmentKey
+        configuration.demo = demo
+        configuration.demoPace = demoPace
+        configuration.heartbeatInterval = heartbeatInterval
+        configuration.pollInterval = pollInterval
+        configuration.useInotify = !noInotify
+        let server: RalphMobileServer
+        do {
+            server = try RalphMobileServer(configuration: configuration)
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+            throw ExitCode.failure
+        }
+        try await server.makeApplication().runService()
+    }
+}
+
+struct Keys: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Manage API keys (stored as SHA-256 digests in <data-dir>/keys.json, mode 0600).",
+        discussion: "A running server picks up changes within a second; no restart needed.",
+        subcommands: [Create.self, List.self, Revoke.self]
+    )
+
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a key and print it once.")
+
+        @Option(help: ArgumentHelp("admin (everything), operator (steer, chat, approvals) or viewer (read only).", valueName: "role"))
+        var role: String
+
+        @Option(help: ArgumentHelp("A label, e.g. the device that will use it.", valueName: "name"))
+        var name: String?
+
+        @OptionGroup var data: DataDirectoryOptions
+
+        func validate() throws {
+            if Role(rawValue: role) == nil { throw ValidationError("--role must be admin, operator or viewer") }
+        }
+
+        func run() throws {
+            let store = try Keys.open(data)
+            let (key, secret) = try Keys.perform { () throws(KeyStore.KeyError) in try store.create(role: Role(rawValue: role)!, name: name) }
+            print("Created \(key.role.rawValue) key \(key.id)\(key.name.map { " (\($0))" } ?? "").")
+            print("Key (shown only now; store it in your client):")
+            print(secret)
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List keys (ids, roles, names; never the keys).")
+
+        @OptionGroup var data: DataDirectoryOptions
+
+        func run() throws {
+            let store = try Keys.open(data)
+            let keys = store.keys
+            if keys.isEmpty {
+                print("No keys in \(store.path).")
+                return
+            }
+            print("ID           ROLE      CREATED                   NAME")
+            for key in keys {
+                let id = key.id.padding(toLength: 12, withPad: " ", startingAt: 0)
+                let role = key.role.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
+                let created = key.createdAt.padding(toLength: 25, withPad: " ", startingAt: 0)
+                print("\(id) \(role) \(created) \(key.name ?? "")")
+            }
+        }
+    }
+
+    struct Revoke: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke a key by its id (or a unique prefix of it).")
+
+        @Argument(help: ArgumentHelp("The key id shown by `keys list`.", valueName: "id"))
+        var id: String
+
+        @OptionGroup var data: DataDirectoryOptions
+
+        func run() throws {
+            let store = try Keys.open(data)
+            let key = try Keys.perform { () throws(KeyStore.KeyError) in try store.revoke(id) }
+            print("Revoked \(key.role.rawValue) key \(key.id)\(key.name.map { " (\($0))" } ?? "").")
+        }
+    }
+
+    static func open(_ data: DataDirectoryOptions) throws -> KeyStore {
+        try perform { () throws(KeyStore.KeyError) in try KeyStore(path: ServerConfiguration(dataDirectory: data.resolved).keysFile) }
+    }
+
+    static func perform<T>(_ body: () throws(KeyStore.KeyError) -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+}

@@ -344,19 +344,27 @@ public struct PendingQuestion: Codable, Hashable, Sendable {
     public var questionText: String
     public var sessionId: String
     public var askedAt: String
-    /// When ralph stops waiting (`RObot.timeout_seconds` of the workspace config, when known).
-    public var timeoutAt: String?
+    /// When ralph stops waiting: `RObot.timeout_seconds` of the workspace config, or 5 minutes after `asked_at`
+    /// (the original server's convention) when the config does not say, with ``timeoutEstimated`` set.
+    /// Always present: the RalphMobile client requires it.
+    public var timeoutAt: String
+    /// True when ``timeoutAt`` is the 5-minute estimate rather than the configured timeout.
+    public var timeoutEstimated: Bool
     public var iteration: Int
     public var hat: String?
     /// Event id of the question.
     public var eventId: Int
 
-    public init(id: String, questionText: String, sessionId: String, askedAt: String, timeoutAt: String?, iteration: Int, hat: String?, eventId: Int) {
+    public init(
+        id: String, questionText: String, sessionId: String, askedAt: String, timeoutAt: String, timeoutEstimated: Bool, iteration: Int,
+        hat: String?, eventId: Int
+    ) {
         self.id = id
         self.questionText = questionText
         self.sessionId = sessionId
         self.askedAt = askedAt
         self.timeoutAt = timeoutAt
+        self.timeoutEstimated = timeoutEstimated
         self.iteration = iteration
         self.hat = hat
         self.eventId = eventId
@@ -368,6 +376,7 @@ public struct PendingQuestion: Codable, Hashable, Sendable {
         case sessionId = "session_id"
         case askedAt = "asked_at"
         case timeoutAt = "timeout_at"
+        case timeoutEstimated = "timeout_estimated"
         case eventId = "event_id"
     }
 }
@@ -469,7 +478,7 @@ public struct IterationItem: Codable, Hashable, Sendable {
     public var number: Int
     public var hat: String?
     public var startedAt: String
-    /// Seconds until the next iteration started (or the run ended); absent for the running iteration.
+    /// Seconds from the iteration's start (the previous iteration's last record) to its own last record.
     public var durationSecs: Int?
     /// Events recorded during the iteration.
     public var eventCount: Int

@@ -35,19 +35,27 @@ public enum Timestamp {
         guard i < b.count, b[i] == 84 || b[i] == 116 || b[i] == 32 else { return nil }
         i += 1
         guard let hour = digits(2), expect(58), let minute = digits(2), expect(58), let second = digits(2) else { return nil }
-        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60 else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month), hour < 24, minute < 60, second <= 60 else {
+            return nil
+        }
         var fraction = 0.0
         if i < b.count, b[i] == 46 {
             i += 1
-            var scale = 0.1
-            var any = false
+            // Exact decimal: up to 15 significant digits as an integer, divided once.
+            var digitsValue = 0
+            var digitsCount = 0
+            let start = i
             while i < b.count, b[i] >= 48, b[i] <= 57 {
-                fraction += Double(b[i] - 48) * scale
-                scale /= 10
+                if digitsCount < 15 {
+                    digitsValue = digitsValue * 10 + Int(b[i] - 48)
+                    digitsCount += 1
+                }
                 i += 1
-                any = true
             }
-            guard any else { return nil }
+            guard i > start else { return nil }
+            var scale = 1.0
+            for _ in 0..<digitsCount { scale *= 10 }
+            fraction = Double(digitsValue) / scale
         }
         guard i < b.count else { return nil }
         var offsetSeconds = 0
@@ -70,9 +78,11 @@ public enum Timestamp {
         return Date(timeIntervalSince1970: seconds)
     }
 
-    /// Formats a date as `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC, milliseconds).
+    /// Formats a date as `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC, milliseconds, truncated).
     public static func format(_ date: Date) -> String {
-        let totalMillis = Int((date.timeIntervalSince1970 * 1000).rounded(.down))
+        // Round to the microsecond first so binary noise (x.0019999…) does not lose a millisecond, then truncate.
+        let micros = Int((date.timeIntervalSince1970 * 1_000_000).rounded())
+        let totalMillis = micros >= 0 ? micros / 1000 : -((-micros + 999) / 1000)
         let millis = ((totalMillis % 1000) + 1000) % 1000
         let totalSeconds = (totalMillis - millis) / 1000
         var days = totalSeconds / 86_400
@@ -86,10 +96,12 @@ public enum Timestamp {
             + pad(secondsOfDay / 60 % 60, 2) + ":" + pad(secondsOfDay % 60, 2) + "." + pad(millis, 3) + "Z"
     }
 
-    /// Formats a date as ralph does: `YYYY-MM-DDTHH:MM:SS.nnnnnnnnn+00:00`.
+    /// Formats a date as ralph does: `YYYY-MM-DDTHH:MM:SS.nnnnnnnnn+00:00` (microsecond precision, the rest zeros).
     public static func formatRalph(_ date: Date) -> String {
-        let seconds = date.timeIntervalSince1970.rounded(.down)
-        let nanos = Int(((date.timeIntervalSince1970 - seconds) * 1e9).rounded(.down))
+        let micros = Int((date.timeIntervalSince1970 * 1_000_000).rounded())
+        let secondsInt = micros >= 0 ? micros / 1_000_000 : -((-micros + 999_999) / 1_000_000)
+        let seconds = Double(secondsInt)
+        let nanos = (micros - secondsInt * 1_000_000) * 1000
         let base = format(Date(timeIntervalSince1970: seconds))
         return String(base.prefix(19)) + "." + pad(max(0, min(nanos, 999_999_999)), 9) + "+00:00"
     }
@@ -100,6 +112,14 @@ public enum Timestamp {
     private static func pad(_ value: Int, _ width: Int) -> String {
         let s = String(value)
         return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    }
+
+    static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     // Howard Hinnant's civil-date algorithms (proleptic Gregorian, days relative to 1970-01-01).

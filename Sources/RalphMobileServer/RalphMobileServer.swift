@@ -83,6 +83,7 @@ public struct RalphMobileServer: Sendable {
         HealthRoutes(authenticator: authenticator).register(on: router)
         SessionRoutes(catalog: catalog).register(on: router)
         EventStreamRoutes(catalog: catalog, hub: hub).register(on: router)
+        KeyRoutes(keyStore: keyStore).register(on: router)
         routeTable.record(router.routes.map { ($0.path, $0.method.rawValue) })
 
         let logger = self.logger

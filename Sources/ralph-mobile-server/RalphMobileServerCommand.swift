@@ -4,27 +4,6 @@ import Logging
 import RalphAPI
 import RalphMobileServer
 
-@main
-struct RalphMobileServerCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "ralph-mobile-server",
-        abstract: "Watch and steer ralph loops from a phone, a browser or a terminal.",
-        discussion: """
-            Serves every ralph run found in the workspaces (by default the current directory, its first-level \
-            subdirectories and their .worktrees) over HTTP and server-sent events, live and without losing events.
-
-            Examples:
-              ralph-mobile-server --demo                 # see a simulated live loop right away
-              ralph-mobile-server --workspace ~/code     # watch every project under ~/code
-              ralph-mobile-server keys create --role operator --name phone
-              ralph-mobile-server --bind-all             # LAN access; needs a key (keys create, or --api-key)
-            """,
-        version: RalphMobileVersion.current,
-        subcommands: [Serve.self, Keys.self],
-        defaultSubcommand: Serve.self
-    )
-}
-
 /// Options shared by every subcommand that touches the data directory.
 struct DataDirectoryOptions: ParsableArguments {
     @Option(
@@ -40,8 +19,24 @@ struct DataDirectoryOptions: ParsableArguments {
     var resolved: String { dataDirectory ?? ServerConfiguration.defaultDataDirectory() }
 }
 
-struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the server (the default command).")
+@main
+struct RalphMobileServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ralph-mobile-server",
+        abstract: "Watch and steer ralph loops from a phone, a browser or a terminal.",
+        discussion: """
+            Serves every ralph run in the workspaces (default: the current directory, its first-level \
+            subdirectories and their .worktrees) over HTTP and server-sent events, live and lossless.
+
+            Examples:
+              ralph-mobile-server --demo              a simulated live loop, right away
+              ralph-mobile-server --workspace ~/code  every project under ~/code
+              ralph-mobile-server keys create --role operator --name phone
+              ralph-mobile-server --bind-all          LAN access (needs a key)
+            """,
+        version: RalphMobileVersion.current,
+        subcommands: [Keys.self]
+    )
 
     @Option(name: [.short, .long], help: ArgumentHelp("Port to listen on; 0 picks a free one.", valueName: "port"))
     var port = 8080

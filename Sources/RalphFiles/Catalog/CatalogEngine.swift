@@ -89,9 +89,16 @@ final class CatalogEngine {
             let pending = !dirtyRuns.isEmpty || !dirtyStateDirectories.isEmpty || needsRescan
             let wait = pending ? 0 : max(0, min(nextPoll, nextRescan, nextLiveness) - now())
             waitForActivity(timeout: wait)
-            let (stop, refresh) = catalog.shared.withLock { s -> (Bool, Bool) in
-                defer { s.refreshRequested = false }
-                return (s.stopRequested, s.refreshRequested)
+            let (stop, refresh, catchUps) = catalog.shared.withLock { s in
+                defer {
+                    s.refreshRequested = false
+                    s.catchUps = []
+                }
+                return (s.stopRequested, s.refreshRequested, s.catchUps)
+            }
+            for request in catchUps {
+                if let tail = tails[request.id], readNew(tail, announce: true) == .missing { removeRun(request.id) }
+                request.continuation.resume()
             }
             if stop { break }
             if refresh {
@@ -121,6 +128,11 @@ final class CatalogEngine {
                 probeLiveness(all: false)
             }
         }
+        let waiting = catalog.shared.withLock { s in
+            defer { s.catchUps = [] }
+            return s.catchUps
+        }
+        waiting.forEach { $0.continuation.resume() }
         logger.debug("catalog thread stopped")
     }
 

@@ -63,6 +63,8 @@ public final class RunCatalog: Sendable {
         var ready = false
         var readyWaiters: [CheckedContinuation<Void, Never>] = []
         var refreshRequested = false
+        /// Runs to read right away, with the callers waiting for it.
+        var catchUps: [(id: String, continuation: CheckedContinuation<Void, Never>)] = []
         var stopRequested = false
         var started = false
     }
@@ -119,6 +121,21 @@ public final class RunCatalog: Sendable {
     public func refresh() {
         shared.withLock { $0.refreshRequested = true }
         wake()
+    }
+
+    /// Reads a run's file now (announcing what is new to the observer) and returns when done.
+    ///
+    /// Use it when a client knows of more lines than the catalog has announced yet, to tell a lagging catalog from a
+    /// file that really has fewer lines.
+    public func catchUp(id: String) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let stopped = shared.withLock { s -> Bool in
+                if s.stopRequested { return true }
+                s.catchUps.append((id, continuation))
+                return false
+            }
+            if stopped { continuation.resume() } else { wake() }
+        }
     }
 
     func wake() {

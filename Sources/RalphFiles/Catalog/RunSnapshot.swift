@@ -64,17 +64,21 @@ public struct RunSnapshot: Sendable {
         )
     }
 
-    /// The question ralph is waiting on, in the original `PendingQuestion` shape: only while the run is live and the
-    /// configured RObot timeout (when known) has not passed.
+    /// How long ralph is assumed to wait for an answer when the config does not say (the original server's value).
+    public static let defaultQuestionTimeout: TimeInterval = 300
+
+    /// The question ralph is waiting on, in the original `PendingQuestion` shape: only while the run is live and its
+    /// timeout has not passed.
     public func pendingQuestion(now: Date = Date()) -> PendingQuestion? {
         guard isLive, let event = state.pendingQuestion else { return nil }
         let asked = event.date ?? startDate ?? now
-        let deadline = config?.robotTimeoutSeconds.map { asked.addingTimeInterval(Double($0)) }
-        if let deadline, deadline < now { return nil }
-        let timeout = deadline.map(Timestamp.format)
+        let configured = config?.robotTimeoutSeconds.map(Double.init)
+        let deadline = asked.addingTimeInterval(configured ?? Self.defaultQuestionTimeout)
+        if deadline < now { return nil }
         return PendingQuestion(
             id: "\(id)-\(event.id)", questionText: event.payloadText ?? "", sessionId: id, askedAt: Timestamp.format(asked),
-            timeoutAt: timeout, iteration: event.iteration ?? state.iteration, hat: event.hat ?? state.hat, eventId: event.id
+            timeoutAt: Timestamp.format(deadline), timeoutEstimated: configured == nil, iteration: event.iteration ?? state.iteration,
+            hat: event.hat ?? state.hat, eventId: event.id
         )
     }
 

@@ -15,18 +15,19 @@ public struct WorkspaceLiveness: Sendable, Equatable {
     public var lockHeld = false
     /// Pid of the lock holder when the system tells (`/proc/locks`).
     public var lockHolderPID: Int?
-    /// Pid written in `loop.lock`, if that process is alive and looks like ralph.
-    public var lockFileLivePID: Int?
     /// Pid of a live worktree loop registered in the repository's `.ralph/loops.json` for this workspace.
     public var worktreeLoopPID: Int?
 
     public init() {}
 
     /// Whether the workspace's current run is being executed.
-    public var alive: Bool { lockHeld || lockFileLivePID != nil || worktreeLoopPID != nil }
+    ///
+    /// The `flock` on `loop.lock` is the evidence: ralph holds it for as long as it runs and the kernel releases it
+    /// when the process dies. The pid written inside the file is not used, since pids are reused.
+    public var alive: Bool { lockHeld || worktreeLoopPID != nil }
 
     /// The loop's process id, best evidence first.
-    public var pid: Int? { lockHolderPID ?? lockFileLivePID ?? worktreeLoopPID }
+    public var pid: Int? { lockHolderPID ?? worktreeLoopPID }
 }
 
 /// Locks held on the system, read from `/proc/locks` without touching any lock.
@@ -99,20 +100,9 @@ public enum LivenessProbe {
             } else {
                 result.lockHeld = isLockHeldByProbe(lockPath)
             }
-            if !result.lockHeld, let pid = pidInLockFile(lockPath), isProcessAlive(pid), looksLikeRalph(pid) {
-                result.lockFileLivePID = pid
-            }
         }
         result.worktreeLoopPID = worktreeLoopPID(workspace: workspace)
         return result
-    }
-
-    /// The `pid` field of `loop.lock` (`{"pid":13665,"started":…,"prompt":…}`).
-    static func pidInLockFile(_ path: String) -> Int? {
-        guard let bytes = FileSystem.readSmallFile(path, limit: 64 * 1024),
-            case .object(let o)? = try? JSONParser.parse(bytes)
-        else { return nil }
-        return o["pid"]?.intValue
     }
 
     /// For a worktree workspace (`<repo>/.worktrees/<name>`), the pid of its live loop in `<repo>/.ralph/loops.json`.
@@ -143,16 +133,6 @@ public enum LivenessProbe {
         }
         #endif
         return true
-    }
-
-    /// Guards against pid reuse: the process's command line should mention ralph.
-    static func looksLikeRalph(_ pid: Int) -> Bool {
-        #if os(Linux)
-        guard let bytes = FileSystem.readSmallFile("/proc/\(pid)/cmdline", limit: 64 * 1024) else { return false }
-        return String(decoding: bytes, as: UTF8.self).lowercased().contains("ralph")
-        #else
-        return true
-        #endif
     }
 
     /// Fallback where `/proc/locks` is missing: a non-blocking *shared* lock attempt, released at once.

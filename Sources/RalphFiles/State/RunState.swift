@@ -16,7 +16,7 @@ public struct RunState: Sendable {
         public var startDate: Date?
         /// Its last record.
         public var endDate: Date?
-        /// Orchestrator records written for it.
+        /// Orchestrator records written by its hat (system `loop` records excluded).
         public var eventCount: Int
     }
 
@@ -118,15 +118,20 @@ public struct RunState: Sendable {
         }
         iteration = number
         if number >= 1 {
+            // System records (`loop`, e.g. loop.terminate) end an iteration but are not work done in it.
+            let work = source != "loop" ? 1 : 0
             if var last = iterations.last, last.number == number {
-                last.eventCount += 1
+                last.eventCount += work
                 last.endDate = date ?? last.endDate
-                if last.hat == nil, source != "loop", !source.isEmpty { last.hat = source }
+                if last.hat == nil, source != "loop", !source.isEmpty {
+                    last.hat = source
+                    hatUsage[source, default: (0, 0)].iterations += 1
+                }
                 iterations[iterations.count - 1] = last
             } else {
                 let hatName = source == "loop" || source.isEmpty ? nil : source
                 iterations.append(
-                    Iteration(number: number, hat: hatName, startedAt: lastRecordTs ?? ts, startDate: lastRecordDate ?? date, endDate: date, eventCount: 1)
+                    Iteration(number: number, hat: hatName, startedAt: lastRecordTs ?? ts, startDate: lastRecordDate ?? date, endDate: date, eventCount: work)
                 )
                 if iterations.count > Self.iterationLimit { iterations.removeFirst(iterations.count - Self.iterationLimit) }
                 if let hatName { hatUsage[hatName, default: (0, 0)].iterations += 1 }

@@ -20,8 +20,9 @@ struct EventStreamRoutes {
         router.get("/api/events") { request, context in try await globalEvents(request, context) }
     }
 
+    /// The server closes the connection when a stream ends, so clients must not put it back in a keep-alive pool.
     static var headers: HTTPFields {
-        [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache", .xAccelBuffering: "no"]
+        [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache", .xAccelBuffering: "no", .connection: "close"]
     }
 
     /// Where a client wants its replay to start.
@@ -59,16 +60,19 @@ struct EventStreamRoutes {
         await catalog.waitUntilReady()
         let id = try SessionRoutes.resolveID(context.parameters.get("id") ?? "", in: catalog)
         let cursor = try Self.cursor(for: request)
-        let subscription = hub.subscribe(runID: id)
-        let lastLine: Int
-        switch subscription {
-        case .unknown: throw APIError.sessionNotFound("session '\(id)' is gone")
-        case .live(_, _, let line, _), .finished(let line, _): lastLine = line
+        var subscription = hub.subscribe(runID: id)
+        if case .after(let a) = cursor, a > subscription.lastLine {
+            // The client knows of lines not announced yet: let the catalog read the file now, then look again.
+            hub.unsubscribe(subscription, runID: id)
+            await catalog.catchUp(id: id)
+            subscription = hub.subscribe(runID: id)
         }
+        if case .unknown = subscription { throw APIError.sessionNotFound("session '\(id)' is gone") }
+        let lastLine = subscription.lastLine
         let after: Int
         switch cursor {
         case .after(let a):
-            // A cursor past the end belongs to a file that has since been replaced: replay the current one.
+            // Still past the end: the file was replaced or truncated since. Replay the current one from the start.
             after = a > lastLine ? 0 : a
         case .last(let n): after = max(0, lastLine - n)
         case .all: after = 0
@@ -78,10 +82,11 @@ struct EventStreamRoutes {
         let hub = self.hub
         let queue: SubscriberQueue?
         if case .live(let q, _, _, _) = subscription { queue = q } else { queue = nil }
+        let subscribed = subscription
         return Response(
             status: .ok, headers: Self.headers,
             body: ResponseBody { writer in
-                defer { if case .live(_, let subscriberID, _, _) = subscription { hub.unsubscribe(runID: id, subscriberID: subscriberID) } }
+                defer { hub.unsubscribe(subscribed, runID: id) }
                 do {
                     try await request.body.consumeWithCancellationOnInboundClose { _ in
                         try await withGracefulShutdownHandler {

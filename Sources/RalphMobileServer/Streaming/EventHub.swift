@@ -41,6 +41,14 @@ final class EventHub: RunCatalogObserver, Sendable {
         /// The run is over: replay up to `lastLine`, then send the end frame.
         case finished(lastLine: Int, generation: Int)
         case unknown
+
+        /// The id up to which the file must be replayed.
+        var lastLine: Int {
+            switch self {
+            case .live(_, _, let line, _), .finished(let line, _): line
+            case .unknown: 0
+            }
+        }
     }
 
     /// Distinguishes this server process in global-stream ids (`<epoch>-<sequence>`).
@@ -167,7 +175,8 @@ final class EventHub: RunCatalogObserver, Sendable {
         }
     }
 
-    func unsubscribe(runID: String, subscriberID: Int) {
+    func unsubscribe(_ subscription: RunSubscription, runID: String) {
+        guard case .live(_, let subscriberID, _, _) = subscription else { return }
         state.withLock { _ = $0.runs[runID]?.subscribers.removeValue(forKey: subscriberID) }
     }
 

@@ -27,11 +27,15 @@ enum SSEFrame {
             buffer.writeInteger(UInt8(0x0A))
         }
         buffer.writeString("data: ")
-        for byte in data {
-            if byte == 0x0A {
-                buffer.writeString("\ndata: ")
-            } else if byte != 0x0D {
-                buffer.writeInteger(byte)
+        if !data.contains(0x0A) && !data.contains(0x0D) {
+            buffer.writeBytes(data)
+        } else {
+            for byte in data {
+                if byte == 0x0A {
+                    buffer.writeString("\ndata: ")
+                } else if byte != 0x0D {
+                    buffer.writeInteger(byte)
+                }
             }
         }
         buffer.writeString("\n\n")

@@ -1,0 +1,186 @@
+import Foundation
+import RalphAPI
+import Testing
+
+@testable import RalphMobileServer
+
+@Suite("Authentication and roles")
+struct AuthTests {
+    static let adminKey = "admin-secret-for-tests"
+
+    @Test("with a key configured, every /api route but /api/health needs one; header, bearer or SSE token")
+    func keyRequired() async throws {
+        let tmp = TemporaryDirectory()
+        let root = tmp.subdirectory("root")
+        let file = Fixture.run(in: root + "/p", name: "events-20260101-000000.jsonl", lines: [Fixture.emit("task.start", "x")])
+        let server = try await LiveServer.start(workspaces: [root], dataDirectory: tmp.subdirectory("data")) { $0.apiKey = Self.adminKey }
+        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
+        let base = server.base
+
+        #expect(try await HTTP.get(base + "/health").status == 200)
+        let health = try await HTTP.get(base + "/api/health")
+        #expect(health.status == 200)
+        #expect(try health.json(HealthResponse.self).authRequired)
+
+        let anonymous = try await HTTP.get(base + "/api/sessions")
+        #expect(anonymous.status == 401)
+        #expect(anonymous.text == #"{"error":"unauthorized"}"#)
+        #expect(anonymous.headers["www-authenticate"].first == "Bearer")
+        #expect(try await HTTP.get(base + "/api/sessions", headers: [("X-Api-Key", "wrong")]).status == 401)
+        #expect(try await HTTP.get(base + "/api/sessions", headers: [("X-Api-Key", Self.adminKey)]).status == 200)
+        #expect(try await HTTP.get(base + "/api/sessions", headers: [("Authorization", "Bearer \(Self.adminKey)")]).status == 200)
+        #expect(try await HTTP.get(base + "/api/sessions", headers: [("Authorization", "Basic \(Self.adminKey)")]).status == 401)
+        // Unknown routes do not reveal themselves to anonymous callers.
+        #expect(try await HTTP.get(base + "/api/nothing-here").status == 401)
+
+        // Browsers' EventSource cannot set headers: `token` works on the SSE routes, and only there.
+        let id = Fixture.id(file)
+        let stream = try await SSETestClient.connect(base + "/api/sessions/\(id)/events?token=\(Self.adminKey)")
+        #expect(stream.status == 200)
+        #expect(try await SSETestClient.connect(base + "/api/events?token=\(Self.adminKey)").status == 200)
+        #expect(try await SSETestClient.connect(base + "/api/sessions/\(id)/events?token=wrong").status == 401)
+        #expect(try await HTTP.get(base + "/api/sessions?token=\(Self.adminKey)").status == 401)
+    }
+
+    @Test("roles: admins manage keys, viewers and operators get 403, revoked keys stop working at once")
+    func rolesAndKeyManagement() async throws {
+        let tmp = TemporaryDirectory()
+        let server = try await LiveServer.start(workspaces: [tmp.subdirectory("root")], dataDirectory: tmp.subdirectory("data")) { $0.apiKey = Self.adminKey }
+        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
+        let base = server.base
+        let admin = [("X-Api-Key", Self.adminKey)]
+
+        let created = try await HTTP.request(base + "/api/keys", method: .POST, headers: admin, body: #"{"role":"viewer","name":"phone"}"#)
+        #expect(created.status == 201)
+        let viewer = try created.json(CreatedAPIKey.self)
+        #expect(viewer.key.role == .viewer && viewer.key.name == "phone" && viewer.secret.hasPrefix("rmk_"))
+        #expect(created.headers["location"].first == "/api/keys/\(viewer.key.id)")
+        let operatorKey = try await HTTP.request(base + "/api/keys", method: .POST, headers: admin, body: #"{"role":"operator"}"#).json(CreatedAPIKey.self)
+
+        #expect(try await HTTP.get(base + "/api/sessions", headers: [("X-Api-Key", viewer.secret)]).status == 200)
+        for secret in [viewer.secret, operatorKey.secret] {
+            let forbidden = try await HTTP.get(base + "/api/keys", headers: [("X-Api-Key", secret)])
+            #expect(forbidden.status == 403)
+            #expect(forbidden.text == #"{"error":"forbidden: needs admin"}"#)
+        }
+        let list = try await HTTP.get(base + "/api/keys", headers: admin).json(APIKeyList.self)
+        #expect(Set(list.keys.map(\.id)) == [viewer.key.id, operatorKey.key.id])
+        #expect(!String(decoding: try JSONEncoder().encode(list), as: UTF8.self).contains("sha256"))
+
+        let badRole = try await HTTP.request(base + "/api/keys", method: .POST, headers: admin, body: #"{"role":"root"}"#)
+        #expect(badRole.status == 400)
+        #expect(try badRole.json(ErrorResponse.self).prefix == .invalidBody)
+        let notJSON = try await HTTP.request(base + "/api/keys", method: .POST, headers: admin, body: "{nope")
+        #expect(notJSON.status == 400)
+        #expect(notJSON.text.hasPrefix(#"{"error":"invalid_body: "#))
+
+        let revoked = try await HTTP.request(base + "/api/keys/\(viewer.key.id)", method: .DELETE, headers: admin)
+        #expect(revoked.status == 200)
+        #expect(try await HTTP.get(base + "/api/sessions", headers: [("X-Api-Key", viewer.secret)]).status == 401)
+        #expect(try await HTTP.request(base + "/api/keys/k_nothere", method: .DELETE, headers: admin).status == 404)
+        let keysFile = server.server.configuration.keysFile
+        let mode = try FileManager.default.attributesOfItem(atPath: keysFile)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
+    @Test("a loopback server without keys trusts callers until a key is created, e.g. by `keys create`")
+    func trustedLoopbackUntilKeysExist() async throws {
+        let tmp = TemporaryDirectory()
+        let data = tmp.subdirectory("data")
+        let server = try await LiveServer.start(workspaces: [tmp.subdirectory("root")], dataDirectory: data)
+        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
+        #expect(try await HTTP.get(server.base + "/api/sessions").status == 200)
+        #expect(try await HTTP.get(server.base + "/api/keys").status == 200)
+
+        // Another process (the CLI) writes the keys file; the running server picks it up.
+        let cli = try KeyStore(path: data + "/keys.json")
+        let (_, secret) = try cli.create(role: .operator, name: "cli")
+        try await eventually(5, "the server to require keys") { try await HTTP.get(server.base + "/api/sessions").status == 401 }
+        #expect(try await HTTP.get(server.base + "/api/sessions", headers: [("X-Api-Key", secret)]).status == 200)
+        #expect(try await HTTP.get(server.base + "/api/keys", headers: [("X-Api-Key", secret)]).status == 403)
+    }
+
+    @Test("binding beyond loopback without a key refuses to start, with a message that says what to do")
+    func refusesOpenBindWithoutKey() throws {
+        let tmp = TemporaryDirectory()
+        var configuration = ServerConfiguration(dataDirectory: tmp.subdirectory("data"))
+        configuration.workspaces = [tmp.subdirectory("root")]
+        configuration.host = "0.0.0.0"
+        #expect {
+            try RalphMobileServer(configuration: configuration)
+        } throws: { error in
+            "\(error)".contains("refusing to listen on 0.0.0.0 without an API key") && "\(error)".contains("keys create")
+        }
+        configuration.apiKey = "k"
+        _ = try RalphMobileServer(configuration: configuration)
+        configuration.apiKey = nil
+        configuration.host = "192.168.1.10"
+        #expect(throws: StartupError.self) { try RalphMobileServer(configuration: configuration) }
+        configuration.host = "127.0.0.1"
+        _ = try RalphMobileServer(configuration: configuration)
+    }
+
+    @Test("a keys file other users can read is refused")
+    func unsafeKeysFile() throws {
+        let tmp = TemporaryDirectory()
+        let data = tmp.subdirectory("data")
+        Fixture.write(#"{"keys":[]}"#, to: data + "/keys.json")
+        chmod(data + "/keys.json", 0o644)
+        var configuration = ServerConfiguration(dataDirectory: data)
+        configuration.workspaces = [tmp.subdirectory("root")]
+        #expect {
+            try RalphMobileServer(configuration: configuration)
+        } throws: { error in
+            "\(error)".contains("chmod 600")
+        }
+    }
+
+    @Test("a missing or unknown workspace refuses to start")
+    func badWorkspace() throws {
+        let tmp = TemporaryDirectory()
+        var configuration = ServerConfiguration(dataDirectory: tmp.subdirectory("data"))
+        configuration.workspaces = [tmp.path + "/does-not-exist"]
+        #expect {
+            try RalphMobileServer(configuration: configuration)
+        } throws: { error in
+            "\(error)".contains("is not an existing directory")
+        }
+    }
+
+    @Test("auth decisions: trust, key lookup, constant-time comparison")
+    func authenticatorDecisions() throws {
+        let tmp = TemporaryDirectory()
+        let store = try KeyStore(path: tmp.path + "/keys.json")
+        let trusted = Authenticator(keyStore: store, apiKey: nil, loopbackOnly: true)
+        #expect(!trusted.authRequired)
+        #expect(trusted.identify(nil) == CallerIdentity(role: .admin, keyID: nil))
+        let open = Authenticator(keyStore: store, apiKey: "cli-key", loopbackOnly: false)
+        #expect(open.authRequired)
+        #expect(open.identify(nil) == nil)
+        #expect(open.identify("") == nil)
+        #expect(open.identify("cli-key")?.role == .admin)
+        #expect(open.identify("cli-key ") == nil)
+        let (key, secret) = try store.create(role: .viewer, name: nil)
+        #expect(trusted.authRequired, "a key exists now")
+        #expect(trusted.identify(secret) == CallerIdentity(role: .viewer, keyID: key.id))
+        #expect(trusted.identify(String(secret.dropLast())) == nil)
+
+        #expect(KeyStore.constantTimeEqual([1, 2, 3], [1, 2, 3]))
+        #expect(!KeyStore.constantTimeEqual([1, 2, 3], [1, 2, 4]))
+        #expect(!KeyStore.constantTimeEqual([1, 2, 3], [1, 2]))
+        #expect(Role.admin.includes(.operator) && Role.operator.includes(.viewer) && !Role.viewer.includes(.operator))
+    }
+
+    @Test("repeated failures from one address are slowed down, and success resets the count")
+    func failureThrottle() {
+        let throttle = FailureThrottle()
+        let t0 = ContinuousClock.now
+        let delays = (0..<10).map { i in throttle.failure(from: "10.0.0.1", now: t0 + .milliseconds(i)) }
+        #expect(delays == [.zero, .zero, .zero, .zero, .zero, .milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(8)])
+        #expect(throttle.failure(from: "10.0.0.2", now: t0) == .zero, "other addresses are not affected")
+        #expect(throttle.failure(from: "10.0.0.1", now: t0 + .seconds(61)) == .zero, "the window expires")
+        for _ in 0..<5 { _ = throttle.failure(from: "10.0.0.3", now: t0) }
+        throttle.success(from: "10.0.0.3")
+        #expect(throttle.failure(from: "10.0.0.3", now: t0) == .zero)
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import RalphAPI
+import Testing
+
+/// Runs the built `ralph-mobile-server` executable (next to the test bundle in the build directory).
+struct Executable {
+    static var path: String {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("ralph-mobile-server").path
+    }
+
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs to completion.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["RALPH_MOBILE_API_KEY"] = nil
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// A server process running in the background; its stderr is collected.
+    final class Server: Sendable {
+        let process: Process
+        let log = Locked("")
+
+        init(_ arguments: [String]) throws {
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: Executable.path)
+            process.arguments = arguments
+            var env = ProcessInfo.processInfo.environment
+            env["RALPH_MOBILE_API_KEY"] = nil
+            process.environment = env
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = FileHandle.nullDevice
+            let log = self.log
+            err.fileHandleForReading.readabilityHandler = { handle in
+                let data = handle.availableData
+                log.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            }
+            try process.run()
+        }
+
+        /// The port from the "listening on http://host:port" log line.
+        func port() async throws -> Int {
+            let port = Locked<Int?>(nil)
+            try await eventually(20, "the server to log its address") {
+                let text = self.log.value
+                guard let range = text.range(of: "listening on http://127.0.0.1:") else { return false }
+                port.withLock { $0 = Int(text[range.upperBound...].prefix { $0.isNumber }) }
+                return port.value != nil
+            }
+            return port.value!
+        }
+
+        /// SIGTERM, then the exit status.
+        func terminate() async throws -> Int32 {
+            process.terminate()
+            try await eventually(15, "the server to exit") { !self.process.isRunning }
+            return process.terminationStatus
+        }
+    }
+}
+
+@Suite("The ralph-mobile-server command line")
+struct CommandLineTests {
+    @Test("--help names every option and the keys command; --version prints the version")
+    func helpAndVersion() throws {
+        let help = try Executable.run(["--help"])
+        #expect(help.status == 0)
+        for option in ["--port", "--bind-all", "--bind <addr>", "--workspace <dir>", "--api-key <key>", "--data-dir <dir>", "--log-level <level>", "--demo", "keys", "SUBCOMMANDS"] {
+            #expect(help.stdout.contains(option), "help mentions \(option)")
+        }
+        #expect(!help.stdout.contains("--demo-pace"), "test-only options stay hidden")
+        let version = try Executable.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == RalphMobileVersion.current)
+    }
+
+    @Test("keys create, list and revoke manage the keys file")
+    func keysCommand() throws {
+        let tmp = TemporaryDirectory()
+        let data = tmp.path + "/data"
+        let created = try Executable.run(["keys", "create", "--role", "operator", "--name", "phone", "--data-dir", data])
+        #expect(created.status == 0)
+        let secret = try #require(created.stdout.split(separator: "\n").first { $0.hasPrefix("rmk_") })
+        let id = try #require(created.stdout.split(separator: " ").first { $0.hasPrefix("k_") })
+        let list = try Executable.run(["keys", "list", "--data-dir", data])
+        #expect(list.status == 0)
+        #expect(list.stdout.contains(String(id)) && list.stdout.contains("operator") && list.stdout.contains("phone"))
+        #expect(!list.stdout.contains(String(secret)), "list never shows a key")
+        let mode = try FileManager.default.attributesOfItem(atPath: data + "/keys.json")[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+
+        let badRole = try Executable.run(["keys", "create", "--role", "root", "--data-dir", data])
+        #expect(badRole.status != 0)
+        #expect(badRole.stderr.contains("--role must be admin, operator or viewer"))
+        let revoked = try Executable.run(["keys", "revoke", String(id), "--data-dir", data])
+        #expect(revoked.status == 0 && revoked.stdout.contains("Revoked operator key"))
+        let again = try Executable.run(["keys", "revoke", String(id), "--data-dir", data])
+        #expect(again.status != 0 && again.stderr.contains("no key with id"))
+        #expect(try Executable.run(["keys", "list", "--data-dir", data]).stdout.contains("No keys"))
+    }
+
+    @Test("bad flags and an open bind without a key fail with a clear message")
+    func refusals() throws {
+        let tmp = TemporaryDirectory()
+        let data = tmp.path + "/data"
+        let open = try Executable.run(["--bind-all", "--data-dir", data, "--workspace", tmp.path])
+        #expect(open.status == 1)
+        #expect(open.stderr.contains("refusing to listen on 0.0.0.0 without an API key"))
+        let both = try Executable.run(["--bind-all", "--bind", "10.0.0.1", "--data-dir", data])
+        #expect(both.status != 0 && both.stderr.contains("either --bind-all or --bind"))
+        let level = try Executable.run(["--log-level", "loud", "--data-dir", data])
+        #expect(level.status != 0 && level.stderr.contains("--log-level must be one of"))
+        let missing = try Executable.run(["--workspace", tmp.path + "/nope", "--data-dir", data])
+        #expect(missing.status == 1 && missing.stderr.contains("is not an existing directory"))
+    }
+
+    @Test("--demo shows a live ralph loop through the real discovery and tail path, and SIGTERM stops cleanly")
+    func demoRun() async throws {
+        let tmp = TemporaryDirectory()
+        let empty = tmp.subdirectory("empty")
+        let server = try Executable.Server(["--demo", "--demo-pace", "0.05", "--port", "0", "--data-dir", tmp.path + "/data", "--workspace", empty])
+        let port = try await server.port()
+        let base = "http://127.0.0.1:\(port)"
+        let live = Locked<Session?>(nil)
+        try await eventually(10, "a live demo session") {
+            let found = try await HTTP.get(base + "/api/sessions").json([Session].self).first { $0.mode == .live }
+            live.withLock { $0 = found }
+            return found != nil
+        }
+        let session = try #require(live.value)
+        #expect(session.workspace == "ralph-demo")
+        #expect(session.total == 12)
+        #expect(FileManager.default.fileExists(atPath: tmp.path + "/data/demo/ralph-demo/.ralph/current-events"))
+
+        // Follow it to the end: planner → builder → reviewer, a question, backpressure, loop.terminate, end.
+        let stream = try await SSETestClient.connect(base + "/api/sessions/\(session.id)/events?history=all")
+        let messages = try await stream.messagesUntilClosed(timeout: 20)
+        let topics = messages.compactMap { $0.json["topic"] as? String }
+        #expect(topics.first == "task.start")
+        #expect(topics.contains("human.interact") && topics.contains("build.blocked") && topics.contains("build.done"))
+        #expect(messages.last?.event == "end")
+        #expect(messages.last?.json["status"] as? String == "completed")
+        let detail = try await HTTP.get(base + "/api/sessions/\(session.id)").json(SessionDetail.self)
+        #expect(detail.hatFlow.map(\.to).prefix(3) == ["planner", "builder", "reviewer"])
+        #expect(detail.backpressure?.tests == true)
+        #expect(detail.stopReason?.reason == "completed")
+
+        #expect(try await server.terminate() == 0)
+    }
+}

@@ -1,0 +1,398 @@
+import Foundation
+import RalphAPI
+import RalphFiles
+import RalphSimulator
+import Testing
+
+@testable import RalphMobileServer
+
+/// A live run driven by the test: the test process holds `loop.lock` and appends lines like ralph does.
+final class LiveRun: @unchecked Sendable {
+    // Safety: tests use a LiveRun from one task at a time; the writer's file descriptor is not shared concurrently.
+    let writer: RalphRunWriter
+    var file: String { writer.eventsFile }
+    var id: String { Fixture.id(writer.eventsFile) }
+
+    init(workspace: String, prompt: String = "Stream test") throws {
+        writer = try RalphRunWriter(workspace: workspace)
+        try writer.begin(prompt: prompt)
+    }
+
+    /// Appends `count` records numbered from `from`; returns their payloads.
+    @discardableResult
+    func append(_ count: Int, from: Int = 1, payloadSize: Int = 0) -> [String] {
+        let filler = String(repeating: "x", count: payloadSize)
+        return (from..<(from + count)).map { n in
+            let payload = "event \(n)\(filler)"
+            Fixture.append(Fixture.record("build.note", payload, iteration: n, hat: "builder", triggered: "builder"), to: file)
+            return payload
+        }
+    }
+
+    func end() throws {
+        try writer.terminate(reason: "completed", status: "All tasks completed successfully.", iterations: 1, exitCode: 0)
+    }
+}
+
+@Suite("Session event stream: lossless, ordered, resumable")
+struct EventStreamTests {
+    static func start(_ tmp: TemporaryDirectory, _ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> (LiveServer, String) {
+        let root = tmp.subdirectory("root")
+        let server = try await LiveServer.start(workspaces: [root], dataDirectory: tmp.subdirectory("data"), configure)
+        return (server, root)
+    }
+
+    static func waitForRun(_ server: LiveServer, _ id: String, live: Bool = true) async throws {
+        try await eventually(5, "run \(id) to be listed") {
+            let result = try await HTTP.get(server.base + "/api/sessions/\(id)/status")
+            guard result.status == 200 else { return false }
+            return try result.json(Session.self).mode == (live ? .live : .complete)
+        }
+    }
+
+    @Test("events appended while a client streams arrive once each, in order, with their line numbers as ids")
+    func appendWhileStreaming() async throws {
+        let tmp = TemporaryDirectory()
+        let (server, root) = try await Self.start(tmp)
+        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
+        let run = try LiveRun(workspace: root + "/proj")
+        run.append(3)
+        try await Self.waitForRun(server, run.id)
+
+        let client = try await SSETestClient.connect(server.base + "/api/sessions/\(run.id)/events")
+        #expect(client.status == 200)
+        #expect(client.headers["content-type"].first?.hasPrefix("text/event-stream") == true)
+        #expect(client.headers["cache-control"].first == "no-cache")
+        #expect(client.headers["x-accel-buffering"].first == "no")
+        #expect(try await client.next() .isRetry(2000))
+        let replayed = try await client.workflow(count: 3)
+        #expect(replayed.map(\.id) == ["1", "2", "3"])
+
+        // Appends while streaming, in several bursts.
+        for burst in 0..<5 {
+            run.append(20, from: 4 + burst * 20)
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let live = try await client.workflow(count: 100)
+        #expect(live.map(\.id) == (4...103).map(String.init))
+        #expect(live.map { $0.json["payload"] as? String } == (4...103).map { "event \($0)" })
+        #expect(live.allSatisfy { $0.json["topic"] as? String == "build.note" && $0.json["hat"] as? String == "builder" })
+    }
+
+    @Test("Last-Event-ID, ?after, ?history=N and ?history=all choose the replay")
+    func replayCursors() async throws {
+        let tmp = TemporaryDirectory()
+        let (server, root) = try await Self.start(tmp)
+        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
+        let run = try LiveRun(workspace: root + "/proj")
+        run.append(300)
+        try await Self.waitForRun(server, run.id)
+        let url = server.base + "/api/sessions/\(run.id)/events"
+
+        let byHeader = try await SSETestClient.connect(url, headers: [("Last-Event-ID", "250")])
+        #expect(try await byHeader.workflow(count: 50).map(\.id) == (251...300).map(String.init))
+        let byQuery = try await SSETestClient.connect(url + "?after=295")
+        #expect(try await byQuery.workflow(count: 5).map(\.id) == (296...300).map(String.init))
+        let byDefault = try await SSETestClient.connect(url)
+        #expect(try await byDefault.workflow(count: 200).first?.id == "101")
+        let lastTen = try await SSETestClient.connect(url + "?history=10")
+        #expect(try await lastTen.workflow(count: 10).map(\.id) == (291...300).map(String.init))
+        let all = try await SSETestClient.connect(url + "?history=all")
+        #expect(try await all.workflow(count: 300).map(\.id) == (1...300).map(String.init))
+        let none = try await SSETestClient.connect(url + "?history=0")
+        run.append(1, from: 301)
+        #expect(try await none.workflow(count: 1).map(\.id) == ["301"])
+
+        for bad in ["?after=-1", "?after=abc", "?history=lots"] {
+            let result = try await HTTP.get(url + bad)
+            #expect(result.status == 400)
+            #expect(try result.json(ErrorResponse.self).prefix == .invalidParameter)
+        }
+        #expect(try await HTTP.get(url, headers: [("Last-Event-ID", "x1")]).status == 400)
+    }
+
+    @Test("a partial line is held until its newline arrives, then delivered once")
+    func partialLines() async throws {
+        let tmp = TemporaryDirectory()
+        let (server, root) = try await Self.start(tmp)
+        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
+        let run = try LiveRun(workspace: root + "/proj")
+        run.append(1)
+        try await Self.waitForRun(server, run.id)
+        let client = try await SSETestClient.connect(server.base + "/api/sessions/\(run.id)/events")
+        #expect(try await client.workflow(count: 1).map(\.id) == ["1"])
+
+        let line = Array(Fixture.record("build.done", "split in three", iteration: 2, hat: "builder").utf8)
+        Fixture.appendRaw(Array(line[0..<10]), to: run.file)
+        try await Task.sleep(for: .milliseconds(300))
+        Fixture.appendRaw(Array(line[10..<40]), to: run.file)
+        try await Task.sleep(for: .milliseconds(300))
+        let status = try await HTTP.get(server.base + "/api/sessions/\(run.id)").json(SessionDetail.self)
+        #expect(status.lineCount == 1, "a partial line is not a line yet")
+        Fixture.appendRaw(Array(line[40...]) + [0x0A], to: run.file)
+        let message = try await client.nextMessage()
+        #expect(message.id == "2")
+        #expect(message.json["payload"] as? String == "split in three")
+        run.append(1, from: 3)
+        #expect(try await client.nextMessage().id == "3")
+    }
+
+    @Test("malformed, blank, invalid UTF-8 and multi-megabyte lines never crash and never shift ids")
+    func badLines() async throws {
+        let tmp = TemporaryDirectory()
+        let (server, root) = try await Self.start(tmp)
+        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
+        let run = try LiveRun(workspace: root + "/proj")
+        run.append(1)
+        try await Self.waitForRun(server, run.id)
+        let client = try await SSETestClient.connect(server.base + "/api/sessions/\(run.id)/events")
+        #expect(try await client.workflow(count: 1).map(\.id) == ["1"])
+
+        Fixture.appendRaw(Array("{not json\n".utf8), to: run.file)  // 2
+        Fixture.appendRaw(Array("\n".utf8), to: run.file)  // 3
+        Fixture.appendRaw(Array(#"{"payload":"no topic"}"#.utf8) + [0x0A], to: run.file)  // 4
+        Fixture.appendRaw(Array(#"{"topic":"bad.utf8","payload":""#.utf8) + [0xFF, 0xFE, 0x41] + Array(#""}"#.utf8) + [0x0A], to: run.file)  // 5
+        let huge = String(repeating: "y", count: 5 << 20)
+        Fixture.append(Fixture.emit("huge.payload", .string(huge)), to: run.file)  // 6
+        Fixture.appendRaw(Array(String(repeating: "[", count: 200_000).utf8) + [0x0A], to: run.file)  // 7
+        run.append(1, from: 8)  // 8
+        let messages = try await client.workflow(count: 3, timeout: 10)
+        #expect(messages.map(\.id) == ["5", "6", "8"])
+        #expect(messages[0].json["payload"] as? String == "\u{FFFD}\u{FFFD}A")
+        #expect((messages[1].json["payload"] as? String)?.count == 5 << 20)
+        let detail = try await HTTP.get(server.base + "/api/sessions/\(run.id)").json(SessionDetail.self)
+        #expect(detail.lineCount == 8)
+        #expect(detail.malformedLines == 3)
+        #expect(detail.session.eventCount == 4)
+        // Replay reads the same numbering back from the file.
+        let replay = try await SSETestClient.connect(server.base + "/api/sessions/\(run.id)/events?history=all")
+        #expect(try await replay.workflow(count: 4, timeout: 10).map(\.id) == ["1", "5", "6", "8"])
+    }
+
+    @Test("a truncated or replaced file is read again from the start")
+    func fileReplacement() async throws {
+        let tmp = TemporaryDirectory()
+        let (server, root) = try await Self.start(tmp)
+        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
+        let run = try LiveRun(workspace: root + "/proj")
+        run.append(5)
+        try await Self.waitForRun(server, run.id)
+        let client = try await SSETestClient.connect(server.base + "/api/sessions/\(run.id)/events")
+        #expect(try await client.workflow(count: 5).count == 5)
+
+        // Replace the file (write elsewhere, rename over): new content, ids restart.
+        let replacement = run.file + ".new"
+        let lines = (1...2).map { Fixture.record("rewritten", "new \($0)", iteration: $0, hat: "builder") }
+        FileManager.default.createFile(atPath: replacement, contents: Data((lines.joined(separator: "\n") + "\n").utf8))
+        #expect(rename(replacement, run.file) == 0)
+        // Connected clients are closed so they start over.
+        #expect(try await client.messagesUntilClosed().isEmpty)
+        try await eventually(5, "the new content") {
+            try await HTTP.get(server.base + "/api/sessions/\(run.id)").json(SessionDetail.self).lineCount == 2
+        }
+        // A client resuming from an id past the new end gets the new file from the start.
+        let resumed = try await SSETestClient.connect(server.base + "/api/sessions/\(run.id)/events", headers: [("Last-Event-ID", "5")])
+        let again = try await resumed.workflow(count: 2)
+        #expect(again.map { $0.json["payload"] as? String } == ["new 1", "new 2"])
+
+        // Truncation in place.
+        let handle = FileHandle(forWritingAtPath: run.file)!
+        try handle.truncate(atOffset: 0)
+        try handle.close()
+        run.append(1, from: 1)
+        try await eventually(5, "the truncated file to be re-read") {
+            let detail = try await HTTP.get(server.base + "/api/sessions/\(run.id)").json(SessionDetail.self)
+            return detail.lineCount == 1 && detail.session.eventCount == 1
+        }
+    }
+
+    @Test("five clients on five runs each get exactly their run's events")
+    func concurrentClients() async throws {
+        let tmp = TemporaryDirectory()
+        let (server, root) = try await Self.start(tmp)
+        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
+        let runs = try (0..<5).map { try LiveRun(workspace: root + "/proj\($0)", prompt: "run \($0)") }
+        for run in runs { try await Self.waitForRun(server, run.id) }
+        var clients: [SSETestClient] = []
+        for run in runs { clients.append(try await SSETestClient.connect(server.base + "/api/sessions/\(run.id)/events")) }
+        for round in 0..<20 {
+            for (i, run) in runs.enumerated() {
+                Fixture.append(Fixture.record("work", "run \(i) event \(round)", iteration: round, hat: "builder"), to: run.file)
+            }
+        }
+        for (i, client) in clients.enumerated() {
+            let messages = try await client.workflow(count: 20)
+            #expect(messages.map(\.id) == (1...20).map(String.init))
+            #expect(messages.map { $0.json["payload"] as? String } == (0..<20).map { "run \(i) event \($0)" })
+        }
+    }
+
+    @Test("a client that stops reading is cut, not skipped, and resumes from Last-Event-ID without loss")
+    func slowClientCutAndResume() async throws {
+        let tmp = TemporaryDirectory()
+        let (server, root) = try await Self.start(tmp) { $0.subscriberQueueCapacity = 16 }
+        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
+        let run = try LiveRun(workspace: root + "/proj")
+        try await Self.waitForRun(server, run.id)
+        let url = server.base + "/api/sessions/\(run.id)/events"
+        let slow = try await SSETestClient.Paused.connect(url)
+        let total = 3000
+        run.append(total, payloadSize: 4096)  // ~12 MB: more than the socket buffers hold
+        try await eventually(10, "the slow subscriber to be cut") { server.server.hub.subscriberCount == 0 }
+
+        // Now read: what was sent before the cut, then the stream ends without an `end` frame.
+        let first = try await slow.resume().messagesUntilClosed()
+        #expect(!first.isEmpty && first.count < total)
+        #expect(!first.contains { $0.event == "end" })
+        // Resume from Last-Event-ID, as EventSource does, as often as the server cuts us.
+        var ids = first.compactMap(\.id).compactMap(Int.init)
+        var connections = 1
+        while ids.count < total {
+            connections += 1
+            try #require(connections <= 100, "too many reconnections")
+            let client = try await SSETestClient.connect(url, headers: [("Last-Event-ID", String(ids.last!))])
+            ids += try await client.workflowUntilClosed(atMost: total - ids.count, timeout: 20).compactMap(\.id).compactMap(Int.init)
+        }
+        #expect(ids == Array(1...total), "every event exactly once, in order, over \(connections) connections")
+    }
+
+    @Test("a completed run replays its history, then sends end and closes")
+    func completedRunEnds() async throws {
+        let tmp = TemporaryDirectory()
+        let (server, root) = try await Self.start(tmp)
+        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
+        let file = Fixture.run(
+            in: root + "/done", name: "events-20260101-000000.jsonl",
+            lines: [Fixture.record("task.start", "t", iteration: 0, hat: "loop", triggered: "planner"), Fixture.terminate("max_iterations", iterations: 3)]
+        )
+        let id = Fixture.id(file)
+        try await Self.waitForRun(server, id, live: false)
+        let client = try await SSETestClient.connect(server.base + "/api/sessions/\(id)/events")
+        let messages = try await client.messagesUntilClosed()
+        #expect(messages.map(\.event) == ["workflow", "workflow", "end"])
+        let end = messages[2].json
+        #expect(end["mode"] as? String == "complete")
+        #expect(end["status"] as? String == "failed")
+        #expect(end["reason"] as? String == "max_iterations")
+        #expect(end["last_event_id"] as? Int == 2)
+        #expect(messages[2].id == nil, "end carries no id, so Last-Event-ID stays at the last event")
+
+        // Resuming at the end: just the end frame.
+        let atEnd = try await SSETestClient.connect(server.base + "/api/sessions/\(id)/events", headers: [("Last-Event-ID", "2")])
+        #expect(try await atEnd.messagesUntilClosed().map(\.event) == ["end"])
+    }
+
+    @Test("a live run that ends delivers its last events, then end")
+    func liveRunEnds() async throws {
+        let tmp = TemporaryDirectory()
+        let (server, root) = try await Self.start(tmp)
+        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
+        let run = try LiveRun(workspace: root + "/proj")
+        run.append(2)
+        try await Self.waitForRun(server, run.id)
+        let client = try await SSETestClient.connect(server.base + "/api/sessions/\(run.id)/events")
+        #expect(try await client.workflow(count: 2).count == 2)
+        run.append(3, from: 3)
+        try run.end()
+        let messages = try await client.messagesUntilClosed()
+        #expect(messages.map(\.event) == ["workflow", "workflow", "workflow", "workflow", "end"])
+        #expect(messages.compactMap(\.id) == ["3", "4", "5", "6"])
+        #expect(messages.last?.json["status"] as? String == "completed")
+    }
+
+    @Test("a loop that dies without loop.terminate ends the stream too")
+    func loopDiesWithoutTerminate() async throws {
+        let tmp = TemporaryDirectory()
+        let (server, root) = try await Self.start(tmp)
+        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
+        let run = try LiveRun(workspace: root + "/proj")
+        run.append(1)
+        try await Self.waitForRun(server, run.id)
+        let client = try await SSETestClient.connect(server.base + "/api/sessions/\(run.id)/events")
+        #expect(try await client.workflow(count: 1).count == 1)
+        run.append(1, from: 2)
+        run.writer.releaseLock()  // the process is gone: its flock is released
+        let messages = try await client.messagesUntilClosed()
+        #expect(messages.map(\.event) == ["workflow", "end"])
+        #expect(messages.last?.json["reason"] as? String == "exited")
+        #expect(messages.last?.json["status"] as? String == "stopped")
+    }
+
+    @Test("after a server restart, Last-Event-ID brings every missed event once, in order")
+    func resumeAcrossRestart() async throws {
+        let tmp = TemporaryDirectory()
+        let root = tmp.subdirectory("root")
+        let data = tmp.subdirectory("data")
+        let run = try LiveRun(workspace: root + "/proj")
+        run.append(10)
+        let first = try await LiveServer.start(workspaces: [root], dataDirectory: data)
+        try await Self.waitForRun(first, run.id)
+        let client = try await SSETestClient.connect(first.base + "/api/sessions/\(run.id)/events")
+        let before = try await client.workflow(count: 10)
+        run.append(5, from: 11)
+        let more = try await client.workflow(count: 5)
+        await first.stop()
+        #expect(try await client.messagesUntilClosed().isEmpty)
+
+        run.append(20, from: 16)  // written while no server runs
+        let second = try await LiveServer.start(workspaces: [root], dataDirectory: data)
+        defer { Task { await second.stop(); withExtendedLifetime(tmp) {} } }
+        let resumed = try await SSETestClient.connect(second.base + "/api/sessions/\(run.id)/events", headers: [("Last-Event-ID", more.last!.id!)])
+        let missed = try await resumed.workflow(count: 20)
+        run.append(5, from: 36)
+        let live = try await resumed.workflow(count: 5)
+        let ids = (before + more + missed + live).compactMap(\.id).compactMap(Int.init)
+        #expect(ids == Array(1...40))
+        #expect(Fixture.id(run.file) == run.id, "ids are stable across restarts")
+    }
+
+    @Test("an idle stream gets heartbeat comments")
+    func heartbeats() async throws {
+        let tmp = TemporaryDirectory()
+        let (server, root) = try await Self.start(tmp) { $0.heartbeatInterval = 0.2 }
+        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
+        let run = try LiveRun(workspace: root + "/proj")
+        try await Self.waitForRun(server, run.id)
+        let client = try await SSETestClient.connect(server.base + "/api/sessions/\(run.id)/events")
+        var comments = 0
+        while comments < 2 {
+            if case .comment(let text) = try await client.next(timeout: 3) {
+                #expect(text == "keep-alive")
+                comments += 1
+            }
+        }
+    }
+
+    @Test("frames are byte-exact: retry, then id/event/data lines with one-line JSON")
+    func framingBytes() async throws {
+        let tmp = TemporaryDirectory()
+        let (server, root) = try await Self.start(tmp)
+        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
+        let line = #"{"ts":"2026-02-05T08:18:22.668620490+00:00","iteration":5,"hat":"builder","topic":"build.done","triggered":"reviewer","payload":"multi\nline"}"#
+        let objectPayload = #"{"payload":{"status":"success","n":1},"topic":"build.done","ts":"2026-02-05T09:00:00+00:00"}"#
+        let file = Fixture.run(in: root + "/p", name: "events-20260205-000000.jsonl", lines: [line, objectPayload])
+        let id = Fixture.id(file)
+        try await Self.waitForRun(server, id, live: false)
+        let client = try await SSETestClient.connect(server.base + "/api/sessions/\(id)/events")
+        _ = try await client.messagesUntilClosed()
+        let text = String(decoding: client.raw.value, as: UTF8.self)
+        let expected =
+            "retry: 2000\n\n"
+            + "id: 1\nevent: workflow\n"
+            + #"data: {"id":"1","ts":"2026-02-05T08:18:22.668620490+00:00","iteration":5,"hat":"builder","topic":"build.done","triggered":"reviewer","payload":"multi\nline","type":"event.published"}"#
+            + "\n\n"
+            + "id: 2\nevent: workflow\n"
+            + #"data: {"id":"2","payload":"{\"status\":\"success\",\"n\":1}","topic":"build.done","ts":"2026-02-05T09:00:00+00:00","payload_json":{"status":"success","n":1},"type":"event.published"}"#
+            + "\n\n"
+        #expect(text.hasPrefix(expected))
+        #expect(text.dropFirst(expected.count).hasPrefix("event: end\ndata: {"))
+        #expect(text.hasSuffix("}\n\n"))
+    }
+}
+
+extension SSETestClient.Item {
+    func isRetry(_ ms: Int) -> Bool {
+        if case .retry(let value) = self { return value == ms }
+        return false
+    }
+}

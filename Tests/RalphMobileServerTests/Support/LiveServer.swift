@@ -1,0 +1,135 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import NIOHTTP1
+import RalphMobileServer
+import ServiceLifecycle
+import Synchronization
+
+/// A temporary directory removed when the test is done with it.
+final class TemporaryDirectory: Sendable {
+    let path: String
+
+    init(_ label: String = "rm-test") {
+        let base = FileManager.default.temporaryDirectory.path
+        path = base + "/\(label)-\(UUID().uuidString.prefix(8))"
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func subdirectory(_ name: String) -> String {
+        let p = path + "/" + name
+        try! FileManager.default.createDirectory(atPath: p, withIntermediateDirectories: true)
+        return p
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// The real server on a real socket (port 0), run the way `ralph-mobile-server` runs it.
+final class LiveServer: Sendable {
+    let server: RalphMobileServer
+    let port: Int
+    private let group: ServiceGroup
+    private let task: Task<Void, any Error>
+
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    static func start(workspaces: [String], dataDirectory: String, _ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> LiveServer {
+        var configuration = ServerConfiguration(dataDirectory: dataDirectory)
+        configuration.port = 0
+        configuration.workspaces = workspaces
+        configuration.heartbeatInterval = 15
+        configuration.pollInterval = 0.5
+        configuration.livenessInterval = 0.2
+        configure(&configuration)
+        var logger = Logger(label: "test.server")
+        logger.logLevel = ProcessInfo.processInfo.environment["TEST_LOG"] == nil ? .critical : .debug
+        let server = try RalphMobileServer(configuration: configuration, logger: logger)
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let app = server.makeApplication { port in continuation.yield(port) }
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let task = Task { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw TestFailure("server did not start") }
+        return LiveServer(server: server, port: port, group: group, task: task)
+    }
+
+    private init(server: RalphMobileServer, port: Int, group: ServiceGroup, task: Task<Void, any Error>) {
+        self.server = server
+        self.port = port
+        self.group = group
+        self.task = task
+    }
+
+    /// Graceful shutdown, as SIGTERM would do.
+    func stop() async {
+        await group.triggerGracefulShutdown()
+        _ = try? await task.value
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A plain HTTP response.
+struct HTTPResult {
+    var status: Int
+    var headers: HTTPHeaders
+    var body: Data
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+
+    func json<T: Decodable>(_ type: T.Type) throws -> T { try JSONDecoder().decode(T.self, from: body) }
+
+    /// The body as untyped JSON.
+    var object: Any? { try? JSONSerialization.jsonObject(with: body) }
+}
+
+enum HTTP {
+    static func request(
+        _ url: String, method: HTTPMethod = .GET, headers: [(String, String)] = [], body: String? = nil, timeout: TimeAmount = .seconds(10)
+    ) async throws -> HTTPResult {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: body))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: timeout)
+        let buffer = try await response.body.collect(upTo: 64 << 20)
+        return HTTPResult(status: Int(response.status.code), headers: response.headers, body: Data(buffer.readableBytesView))
+    }
+
+    static func get(_ url: String, headers: [(String, String)] = []) async throws -> HTTPResult {
+        try await request(url, headers: headers)
+    }
+}
+
+/// Runs `body`, failing if it takes longer than `seconds`.
+func withTimeout<T: Sendable>(_ seconds: Double, _ what: String = "operation", _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await withThrowingTaskGroup(of: T.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+            throw TestFailure("timed out after \(seconds)s waiting for \(what)")
+        }
+        let result = try await group.next()!
+        group.cancelAll()
+        return result
+    }
+}
+
+/// Polls `condition` every 20 ms until it holds or `seconds` pass.
+func eventually(_ seconds: Double = 5, _ what: String, _ condition: @escaping @Sendable () async throws -> Bool) async throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try await condition() { return }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    throw TestFailure("timed out after \(seconds)s waiting for \(what)")
+}

@@ -1,0 +1,217 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Synchronization
+
+/// One server-sent event as a client sees it.
+struct SSEMessage: Sendable, Equatable {
+    var id: String?
+    var event: String
+    var data: String
+    /// Comment lines seen before this message (heartbeats).
+    var comments: [String] = []
+
+    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any] ?? [:] }
+}
+
+/// A streaming SSE connection for tests: reads the body incrementally and parses frames as they arrive.
+final class SSETestClient: Sendable {
+    enum Item: Sendable {
+        case message(SSEMessage)
+        case comment(String)
+        case retry(Int)
+        /// The server closed the stream.
+        case closed
+        case failed(String)
+    }
+
+    let status: Int
+    let headers: HTTPHeaders
+    private let received = Locked<[Item]>([])
+    private let task: Task<Void, Never>
+    /// Raw bytes received (for byte-exact framing checks).
+    let raw = Locked<[UInt8]>([])
+
+    static func connect(_ url: String, headers: [(String, String)] = []) async throws -> SSETestClient {
+        var request = HTTPClientRequest(url: url)
+        request.headers.add(name: "Accept", value: "text/event-stream")
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        return SSETestClient(response: response)
+    }
+
+    /// A connection whose body is not read until ``resume()``: a client that has stopped reading.
+    final class Paused: Sendable {
+        let response: HTTPClientResponse
+
+        static func connect(_ url: String) async throws -> Paused {
+            var request = HTTPClientRequest(url: url)
+            request.headers.add(name: "Accept", value: "text/event-stream")
+            return Paused(response: try await HTTPClient.shared.execute(request, timeout: .seconds(10)))
+        }
+
+        private init(response: HTTPClientResponse) { self.response = response }
+
+        func resume() -> SSETestClient { SSETestClient(response: response) }
+    }
+
+    fileprivate init(response: HTTPClientResponse) {
+        status = Int(response.status.code)
+        headers = response.headers
+        let received = self.received
+        let raw = self.raw
+        task = Task {
+            var parser = Parser()
+            do {
+                for try await chunk in response.body {
+                    let bytes = Array(chunk.readableBytesView)
+                    raw.withLock { $0.append(contentsOf: bytes) }
+                    let items = parser.feed(bytes)
+                    received.withLock { $0.append(contentsOf: items) }
+                }
+                received.withLock { $0.append(.closed) }
+            } catch {
+                received.withLock { $0.append(Task.isCancelled ? .closed : .failed("\(error)")) }
+            }
+        }
+    }
+
+    deinit { task.cancel() }
+
+    /// Closes the connection from the client side.
+    func cancel() { task.cancel() }
+
+    /// The next item, or a failure after `timeout` seconds.
+    func next(timeout: Double = 5) async throws -> Item {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let item = received.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { return item }
+            if Date() > deadline { throw TestFailure("timed out after \(timeout)s waiting for an SSE item") }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    /// The next message, skipping comments and `retry:`; throws if the stream closes first.
+    func nextMessage(timeout: Double = 5) async throws -> SSEMessage {
+        while true {
+            switch try await next(timeout: timeout) {
+            case .message(let m): return m
+            case .comment, .retry: continue
+            case .closed: throw TestFailure("stream closed while waiting for a message")
+            case .failed(let e): throw TestFailure("stream failed: \(e)")
+            }
+        }
+    }
+
+    /// Messages until the stream closes (or `timeout` per item).
+    func messagesUntilClosed(timeout: Double = 5) async throws -> [SSEMessage] {
+        var messages: [SSEMessage] = []
+        while true {
+            switch try await next(timeout: timeout) {
+            case .message(let m): messages.append(m)
+            case .comment, .retry: continue
+            case .closed, .failed: return messages
+            }
+        }
+    }
+
+    /// `workflow` messages until `atMost` have arrived or the stream closes.
+    func workflowUntilClosed(atMost: Int, timeout: Double = 5) async throws -> [SSEMessage] {
+        var messages: [SSEMessage] = []
+        while messages.count < atMost {
+            switch try await next(timeout: timeout) {
+            case .message(let m) where m.event == "workflow": messages.append(m)
+            case .message, .comment, .retry: continue
+            case .closed, .failed: return messages
+            }
+        }
+        return messages
+    }
+
+    /// `workflow` messages, collected until `count` have arrived.
+    func workflow(count: Int, timeout: Double = 5) async throws -> [SSEMessage] {
+        var messages: [SSEMessage] = []
+        while messages.count < count {
+            let m = try await nextMessage(timeout: timeout)
+            if m.event == "workflow" { messages.append(m) }
+        }
+        return messages
+    }
+
+    /// Incremental SSE parser (LF, CRLF or CR line endings; comments; multi-line data).
+    struct Parser {
+        var buffer: [UInt8] = []
+        var id: String?
+        var event = ""
+        var data: [String] = []
+        var comments: [String] = []
+        var sawCR = false
+
+        mutating func feed(_ bytes: [UInt8]) -> [Item] {
+            var items: [Item] = []
+            var start = 0
+            for i in 0..<bytes.count where bytes[i] == 0x0A || bytes[i] == 0x0D {
+                if sawCR && bytes[i] == 0x0A && i == start {
+                    sawCR = false
+                    start = i + 1
+                    continue
+                }
+                buffer.append(contentsOf: bytes[start..<i])
+                items.append(contentsOf: line(String(decoding: buffer, as: UTF8.self)))
+                buffer.removeAll(keepingCapacity: true)
+                sawCR = bytes[i] == 0x0D
+                start = i + 1
+            }
+            if start < bytes.count {
+                buffer.append(contentsOf: bytes[start...])
+                sawCR = false
+            }
+            return items
+        }
+
+        mutating func line(_ line: String) -> [Item] {
+            if line.isEmpty {
+                defer {
+                    id = nil
+                    event = ""
+                    data = []
+                    comments = []
+                }
+                if data.isEmpty { return comments.map { .comment($0) } }
+                return [.message(SSEMessage(id: id, event: event.isEmpty ? "message" : event, data: data.joined(separator: "\n"), comments: comments))]
+            }
+            if line.hasPrefix(":") {
+                comments.append(String(line.dropFirst()).trimmingCharacters(in: .whitespaces))
+                return []
+            }
+            let field: Substring
+            var value: Substring
+            if let colon = line.firstIndex(of: ":") {
+                field = line[..<colon]
+                value = line[line.index(after: colon)...]
+                if value.hasPrefix(" ") { value = value.dropFirst() }
+            } else {
+                field = line[...]
+                value = ""
+            }
+            switch field {
+            case "id": id = String(value)
+            case "event": event = String(value)
+            case "data": data.append(String(value))
+            case "retry": return Int(value).map { [.retry($0)] } ?? []
+            default: break
+            }
+            return []
+        }
+    }
+}
+
+
+/// A value behind a lock that can be shared with tasks.
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+    init(_ value: Value) { mutex = Mutex(value) }
+    func withLock<R>(_ body: (inout Value) -> R) -> R { mutex.withLock { body(&$0) } }
+    var value: Value { mutex.withLock { $0 } }
+}

@@ -62,6 +62,7 @@ let package = Package(
         ),
         .testTarget(name: "RalphAPITests", dependencies: ["RalphAPI"], swiftSettings: swiftSettings),
         .testTarget(name: "RalphFilesTests", dependencies: ["RalphFiles", "RalphSimulator"], swiftSettings: swiftSettings),
+        .testTarget(name: "RalphSimulatorTests", dependencies: ["RalphSimulator", "RalphFiles"], swiftSettings: swiftSettings),
         .testTarget(
             name: "RalphMobileServerTests",
             dependencies: [

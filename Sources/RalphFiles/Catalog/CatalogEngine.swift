@@ -19,6 +19,8 @@ final class CatalogEngine {
         var lineCount = 0
         var generation = 0
         var lastSize = -1
+        /// The file's first bytes as last read: a file rewritten in place (same inode, not shorter) shows up here.
+        var head: [UInt8] = []
 
         init(location: RunLocation, maxLineBytes: Int) {
             self.location = location
@@ -218,7 +220,8 @@ final class CatalogEngine {
                 }
             }
         }
-        updateWatches(containers: containers, stateDirectories: Array(stateDirs.keys))
+        // Anything created between listing a directory and watching it is caught by listing once more.
+        if updateWatches(containers: containers, stateDirectories: Array(stateDirs.keys)) { needsRescan = true }
         for (path, info) in stateDirs where stateDirectories[path] == nil {
             stateDirectories[path] = StateDirectory(workspace: info.0, layout: info.1)
             dirtyStateDirectories.insert(path)
@@ -235,21 +238,28 @@ final class CatalogEngine {
         }
     }
 
-    func updateWatches(containers: [String], stateDirectories paths: [String]) {
+    /// Returns true when a new watch was added.
+    func updateWatches(containers: [String], stateDirectories paths: [String]) -> Bool {
         #if os(Linux)
-        guard let inotify else { return }
+        guard let inotify else { return false }
         let wanted = Set(containers).union(paths)
         for path in inotify.watchedPaths where !wanted.contains(path) {
             inotify.unwatch(path)
         }
         let watched = inotify.watchedPaths
         let stateSet = Set(paths)
+        var added = false
         for path in wanted where !watched.contains(path) {
             let mask = stateSet.contains(path) ? Inotify.stateMask : Inotify.containerMask
-            if !inotify.watch(path, mask: mask) {
+            if inotify.watch(path, mask: mask) {
+                added = true
+            } else if FileSystem.status(path)?.isDirectory == true {
                 logger.warning("cannot watch \(path) (errno \(errno)); relying on polling for it")
             }
         }
+        return added
+        #else
+        return false
         #endif
     }
 
@@ -326,11 +336,14 @@ final class CatalogEngine {
             reset = true
         } else if status.size < tail.splitter.offset {
             reset = true
+        } else if !tail.head.isEmpty, Self.readHead(fd: fd, count: tail.head.count) != tail.head {
+            reset = true
         }
         if reset {
             logger.info("run file replaced or truncated; reading it again from the start", metadata: ["id": "\(id)"])
             tail.splitter = LineSplitter(offset: 0, maxLineBytes: configuration.maxLineBytes)
             tail.lineCount = 0
+            tail.head = []
             tail.generation += 1
             let generation = tail.generation
             catalog.shared.withLock { s in
@@ -397,12 +410,23 @@ final class CatalogEngine {
             }
         }
         tail.lastSize = status.size
+        if tail.head.count < Self.headSize, tail.splitter.offset > tail.head.count {
+            tail.head = Self.readHead(fd: fd, count: min(Self.headSize, tail.splitter.offset))
+        }
         if reset {
             if let snapshot = catalog.snapshot(id: id) { observer?.catalogDidChange(.reset(snapshot)) }
         } else if !pendingEvents.isEmpty {
             announceAppended(id, events: pendingEvents)
         }
         return outcome
+    }
+
+    static let headSize = 64
+
+    static func readHead(fd: Int32, count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let n = bytes.withUnsafeMutableBytes { FileSystem.pread(fd: fd, into: $0, offset: 0) }
+        return n == count ? bytes : []
     }
 
     func announceAppended(_ id: String, events: [RalphEvent]) {

@@ -77,8 +77,8 @@ public struct RalphMobileServer: Sendable {
     public func makeApplication(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let router = Router(context: AppRequestContext.self)
         let routeTable = RouteTable()
+        router.add(middleware: RequestLogMiddleware())
         router.add(middleware: ErrorMiddleware(routes: routeTable))
-        router.add(middleware: LogRequestsMiddleware(.debug))
         router.add(middleware: AuthMiddleware(authenticator: authenticator))
         HealthRoutes(authenticator: authenticator).register(on: router)
         SessionRoutes(catalog: catalog).register(on: router)

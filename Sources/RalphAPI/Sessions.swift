@@ -1,12 +1,9 @@
 /// What the RalphMobile client keys on: `live` opens the event stream, anything else does not.
+///
+/// An open set (a struct, not an enum) so a client decoding a value a newer server adds does not fail.
 public struct SessionMode: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(rawValue)
-    }
     public var description: String { rawValue }
 
     /// The run is the workspace's current run and its loop is alive.
@@ -21,11 +18,6 @@ public struct SessionMode: RawRepresentable, Codable, Hashable, Sendable, Custom
 public struct SessionStatus: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(rawValue)
-    }
     public var description: String { rawValue }
 
     public static let running = SessionStatus(rawValue: "running")

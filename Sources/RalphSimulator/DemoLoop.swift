@@ -99,108 +99,99 @@ public final class DemoLoop: Sendable {
         }
     }
 
+    /// One iteration of the script: the record its hat writes at the end of it.
+    struct Step: Sendable {
+        var hat: String
+        var topic: String
+        var triggered: String?
+        var blockedCount: Int?
+        /// Multiplies the pace (builds take longer than reviews).
+        var pace: Double = 1
+        /// Wait for a `human.response` after writing this record (ralph's RObot), then continue with the next step.
+        var asksHuman = false
+        /// False when the record belongs to the same iteration as the previous one (the reviewer publishing after the
+        /// human answered).
+        var newIteration = true
+        var payload: @Sendable (_ task: DemoTask, _ answer: String?) -> String
+    }
+
+    /// The script: planner → builder (blocked by failing tests, then fixed) → reviewer asks the human → builder → reviewer
+    /// approves → planner completes.
+    static let script: [Step] = [
+        Step(hat: "planner", topic: "build.task", triggered: "builder") { task, _ in "Task 1: \(task.plan[0])\n\nAcceptance: \(task.acceptance)" },
+        Step(hat: "builder", topic: "build.blocked", triggered: "builder", blockedCount: 1, pace: 1.5) { task, _ in
+            "\(task.firstAttempt)\n\ntests: fail (2 failing)\nlint: pass\ntypecheck: pass"
+        },
+        Step(hat: "builder", topic: "build.done", triggered: "reviewer", pace: 1.5) { task, _ in "\(task.fix)\n\ntests: pass\nlint: pass\ntypecheck: pass" },
+        Step(hat: "reviewer", topic: "human.interact", asksHuman: true) { task, _ in task.question },
+        Step(hat: "reviewer", topic: "review.changes_requested", triggered: "builder", pace: 0.3, newIteration: false) { task, answer in
+            let decision = answer.map { "Human answered: \($0)" } ?? "No answer in time; going with: \(task.defaultAnswer)"
+            return "\(decision)\n\n\(task.reviewNote)"
+        },
+        Step(hat: "builder", topic: "build.done", triggered: "reviewer", pace: 1.5) { task, _ in "\(task.secondBuild)\n\ntests: pass\nlint: pass\ntypecheck: pass" },
+        Step(hat: "reviewer", topic: "review.approved", triggered: "planner") { task, _ in task.approval },
+        Step(hat: "planner", topic: "LOOP_COMPLETE") { task, _ in "All tasks complete: \(task.plan.joined(separator: "; "))." },
+    ]
+
     /// One run. Throws only on I/O errors.
     func performRun(_ task: DemoTask) throws {
         let writer = try RalphRunWriter(workspace: options.workspace)
         try writer.begin(prompt: task.prompt)
+        try writer.record(topic: "task.start", payload: task.prompt, iteration: 0, hat: "loop", triggered: "planner")
+        writer.appendScratchpad("# Scratchpad\n\n## Plan\n" + task.plan.enumerated().map { "- [ ] \($0.offset + 1). \($0.element)" }.joined(separator: "\n") + "\n")
+        var inbox = Inbox(offset: writer.eventsFileSize)
         var iteration = 0
-        var guidance: [String] = []
-        var offset = 0
-
-        /// Picks up human.guidance written since the last look (ralph injects it into the next iteration).
-        func collectGuidance() {
-            let (lines, end) = writer.lines(after: offset)
-            offset = end
-            for event in lines where event.topic == "human.guidance" {
-                if let text = event.payloadText { guidance.append(text) }
+        var answer: String?
+        for step in Self.script {
+            guard self.step(step.pace) else {
+                return try writer.terminate(reason: "interrupted", status: "Interrupted by signal.", iterations: iteration, exitCode: 130)
+            }
+            if step.newIteration { iteration += 1 }
+            inbox.read(writer)
+            var payload = step.payload(task, answer)
+            if !inbox.guidance.isEmpty {
+                // ralph injects human.guidance into the next iteration's prompt and keeps it in the scratchpad.
+                let joined = inbox.guidance.joined(separator: "; ")
+                inbox.guidance.removeAll()
+                writer.appendScratchpad("\n## Human guidance\n\(joined)\n")
+                payload += "\n\nApplied human guidance: \(joined)"
+            }
+            try writer.record(topic: step.topic, payload: payload, iteration: iteration, hat: step.hat, triggered: step.triggered, blockedCount: step.blockedCount)
+            if step.asksHuman {
+                // Only an answer written after the question counts.
+                inbox.answer = nil
+                inbox.skip(to: writer.eventsFileSize)
+                let deadline = Date().addingTimeInterval(options.questionTimeout)
+                while inbox.answer == nil, Date() < deadline {
+                    guard pause(0.25) else {
+                        return try writer.terminate(reason: "interrupted", status: "Interrupted by signal.", iterations: iteration, exitCode: 130)
+                    }
+                    inbox.read(writer)
+                }
+                answer = inbox.answer
             }
         }
-        func guidanceNote() -> String {
-            guard !guidance.isEmpty else { return "" }
-            defer { guidance.removeAll() }
-            let joined = guidance.joined(separator: "; ")
-            writer.appendScratchpad("\n## Human guidance\n\(joined)\n")
-            return "\n\nApplied human guidance: \(joined)"
-        }
-        func interrupted() throws {
-            try writer.terminate(reason: "interrupted", status: "Interrupted by signal.", iterations: iteration, exitCode: 130)
-        }
+        guard step(0.3) else { return try writer.terminate(reason: "interrupted", status: "Interrupted by signal.", iterations: iteration, exitCode: 130) }
+        try writer.terminate(reason: "completed", status: "All tasks completed successfully.", iterations: iteration, exitCode: 0)
+    }
 
-        try writer.record(topic: "task.start", payload: task.prompt, iteration: 0, hat: "loop", triggered: "planner")
-        offset = writer.eventsFileSize
-
-        // Iteration 1: planner breaks the task down.
-        guard step() else { return try interrupted() }
-        collectGuidance()
-        iteration = 1
-        writer.appendScratchpad("# Scratchpad\n\n## Plan\n" + task.plan.enumerated().map { "- [ ] \($0.offset + 1). \($0.element)" }.joined(separator: "\n") + "\n")
-        try writer.record(
-            topic: "build.task", payload: "Task 1: \(task.plan[0])\n\nAcceptance: \(task.acceptance)" + guidanceNote(), iteration: iteration,
-            hat: "planner", triggered: "builder"
-        )
-
-        // Iteration 2: builder, backpressure blocks (tests fail).
-        guard step(1.5) else { return try interrupted() }
-        collectGuidance()
-        iteration = 2
-        try writer.record(
-            topic: "build.blocked", payload: "\(task.firstAttempt)\n\ntests: fail (2 failing)\nlint: pass\ntypecheck: pass" + guidanceNote(),
-            iteration: iteration, hat: "builder", triggered: "builder", blockedCount: 1
-        )
-
-        // Iteration 3: builder fixes it.
-        guard step(1.5) else { return try interrupted() }
-        collectGuidance()
-        iteration = 3
-        try writer.record(
-            topic: "build.done", payload: "\(task.fix)\n\ntests: pass\nlint: pass\ntypecheck: pass" + guidanceNote(), iteration: iteration,
-            hat: "builder", triggered: "reviewer"
-        )
-
-        // Iteration 4: reviewer asks the human, and waits as ralph's RObot does.
-        guard step() else { return try interrupted() }
-        collectGuidance()
-        iteration = 4
-        try writer.record(topic: "human.interact", payload: task.question, iteration: iteration, hat: "reviewer")
-        offset = writer.eventsFileSize
+    /// What humans wrote into the run since the last look: guidance for the next iteration, an answer to the question.
+    struct Inbox {
+        var offset: Int
+        var guidance: [String] = []
         var answer: String?
-        let deadline = Date().addingTimeInterval(options.questionTimeout)
-        while answer == nil, Date() < deadline {
-            guard pause(0.25) else { return try interrupted() }
+
+        mutating func read(_ writer: RalphRunWriter) {
             let (lines, end) = writer.lines(after: offset)
             offset = end
             for event in lines {
-                if event.topic == "human.response" { answer = event.payloadText ?? "" }
                 if event.topic == "human.guidance", let text = event.payloadText { guidance.append(text) }
+                if event.topic == "human.response" { answer = event.payloadText ?? "" }
             }
         }
-        let decision = answer.map { "Human answered: \($0)" } ?? "No answer within \(Int(options.questionTimeout))s; going with: \(task.defaultAnswer)"
-        try writer.record(
-            topic: "review.changes_requested", payload: "\(decision)\n\n\(task.reviewNote)" + guidanceNote(), iteration: iteration,
-            hat: "reviewer", triggered: "builder"
-        )
 
-        // Iteration 5: builder applies the review.
-        guard step(1.5) else { return try interrupted() }
-        collectGuidance()
-        iteration = 5
-        try writer.record(
-            topic: "build.done", payload: "\(task.secondBuild)\n\ntests: pass\nlint: pass\ntypecheck: pass" + guidanceNote(), iteration: iteration,
-            hat: "builder", triggered: "reviewer"
-        )
-
-        // Iteration 6: reviewer approves.
-        guard step() else { return try interrupted() }
-        collectGuidance()
-        iteration = 6
-        try writer.record(topic: "review.approved", payload: task.approval + guidanceNote(), iteration: iteration, hat: "reviewer", triggered: "planner")
-
-        // Iteration 7: planner confirms everything is done.
-        guard step() else { return try interrupted() }
-        iteration = 7
-        try writer.record(topic: "LOOP_COMPLETE", payload: "All tasks complete: \(task.plan.joined(separator: "; ")).", iteration: iteration, hat: "planner")
-        guard step(0.3) else { return try interrupted() }
-        try writer.terminate(reason: "completed", status: "All tasks completed successfully.", iterations: iteration, exitCode: 0)
+        /// Ignores lines up to `offset` (our own records).
+        mutating func skip(to offset: Int) { self.offset = offset }
     }
 
     /// Creates the demo workspace with a ralph.yml and a PROMPT.md, like `ralph init` would.
@@ -218,7 +209,7 @@ public final class DemoLoop: Sendable {
 }
 
 /// The demo's scripted tasks.
-struct DemoTask {
+struct DemoTask: Sendable {
     var prompt: String
     var plan: [String]
     var acceptance: String

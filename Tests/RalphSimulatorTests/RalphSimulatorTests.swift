@@ -88,6 +88,8 @@ struct RalphSimulatorTests {
         let topics = Self.lines(file).compactMap { $0["topic"]?.stringValue }
         #expect(topics.first == "task.start" && topics.last == "loop.terminate")
         #expect(topics.contains("build.blocked"))
+        // The reviewer's answer belongs to the iteration in which it asked; loop.terminate carries the last one.
+        #expect(Self.lines(file).compactMap { $0["iteration"]?.intValue } == [0, 1, 2, 3, 4, 4, 5, 6, 7, 7])
         let review = try #require(Self.lines(file).first { $0["topic"]?.stringValue == "review.changes_requested" })
         #expect(review["payload"]?.stringValue?.hasPrefix("Human answered: per IP, please") == true)
         #expect(FileManager.default.fileExists(atPath: workspace + "/ralph.yml"))

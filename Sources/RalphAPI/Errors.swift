@@ -54,7 +54,5 @@ public struct ErrorPrefix: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let invalidParameter = ErrorPrefix(rawValue: "invalid_parameter")
     public static let notFound = ErrorPrefix(rawValue: "not_found")
     public static let methodNotAllowed = ErrorPrefix(rawValue: "method_not_allowed")
-    public static let tooManyRequests = ErrorPrefix(rawValue: "too_many_requests")
-    public static let unavailable = ErrorPrefix(rawValue: "unavailable")
     public static let internalError = ErrorPrefix(rawValue: "internal_error")
 }

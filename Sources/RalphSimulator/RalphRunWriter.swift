@@ -48,9 +48,6 @@ public final class RalphRunWriter {
 
     deinit { releaseLock() }
 
-    /// Relative path of the events file (what `current-events` holds).
-    public var relativeEventsFile: String { ".ralph/" + (eventsFile.split(separator: "/").last.map(String.init) ?? "") }
-
     /// Starts a run: takes the loop lock, creates the events file and points `current-events` at it.
     public func begin(prompt: String, at date: Date = Date()) throws {
         startedAt = date

@@ -91,23 +91,15 @@ final class CatalogEngine {
             let pending = !dirtyRuns.isEmpty || !dirtyStateDirectories.isEmpty || needsRescan
             let wait = pending ? 0 : max(0, min(nextPoll, nextRescan, nextLiveness) - now())
             waitForActivity(timeout: wait)
-            let (stop, refresh, catchUps) = catalog.shared.withLock { s in
-                defer {
-                    s.refreshRequested = false
-                    s.catchUps = []
-                }
-                return (s.stopRequested, s.refreshRequested, s.catchUps)
+            let (stop, catchUps) = catalog.shared.withLock { s in
+                defer { s.catchUps = [] }
+                return (s.stopRequested, s.catchUps)
             }
             for request in catchUps {
                 if let tail = tails[request.id], readNew(tail, announce: true) == .missing { removeRun(request.id) }
                 request.continuation.resume()
             }
             if stop { break }
-            if refresh {
-                needsRescan = true
-                dirtyRuns.formUnion(tails.keys)
-                dirtyStateDirectories.formUnion(stateDirectories.keys)
-            }
             handleInotify()
             let t = now()
             if t >= nextRescan {

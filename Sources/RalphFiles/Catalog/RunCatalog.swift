@@ -62,7 +62,6 @@ public final class RunCatalog: Sendable {
         var runs: [String: RunSnapshot] = [:]
         var ready = false
         var readyWaiters: [CheckedContinuation<Void, Never>] = []
-        var refreshRequested = false
         /// Runs to read right away, with the callers waiting for it.
         var catchUps: [(id: String, continuation: CheckedContinuation<Void, Never>)] = []
         var stopRequested = false
@@ -117,12 +116,6 @@ public final class RunCatalog: Sendable {
         wake()
     }
 
-    /// Asks the thread to re-discover workspaces and re-read every file now.
-    public func refresh() {
-        shared.withLock { $0.refreshRequested = true }
-        wake()
-    }
-
     /// Reads a run's file now (announcing what is new to the observer) and returns when done.
     ///
     /// Use it when a client knows of more lines than the catalog has announced yet, to tell a lagging catalog from a
@@ -154,8 +147,6 @@ public final class RunCatalog: Sendable {
             if resumeNow { continuation.resume() }
         }
     }
-
-    public var isReady: Bool { shared.withLock { $0.ready } }
 
     /// All runs.
     public func snapshots() -> [RunSnapshot] {

@@ -49,20 +49,10 @@ enum SSEFrame {
 
     /// An `Encodable` value as an event frame.
     static func event<T: Encodable>(id: String?, name: String, value: T) -> ByteBuffer {
-        let data = (try? JSONEncoderFactory.compact.encode(value)) ?? Array("{}".utf8)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Our own wire types always encode; an empty object would still be a valid frame.
+        let data = (try? encoder.encode(value)).map(Array.init) ?? Array("{}".utf8)
         return event(id: id, name: name, data: data)
     }
-}
-
-/// Compact JSON encoding of Codable values for frames.
-enum JSONEncoderFactory {
-    struct Compact: Sendable {
-        func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return Array(try encoder.encode(value))
-        }
-    }
-
-    static let compact = Compact()
 }

@@ -14,7 +14,6 @@ public enum APIError: Error, Sendable, Equatable {
     case invalidParameter(String)
     case notFound(String)
     case methodNotAllowed(method: String, path: String, allowed: [String])
-    case unavailable(String)
     case internalError(String)
 
     public var status: HTTPResponse.Status {
@@ -25,7 +24,6 @@ public enum APIError: Error, Sendable, Equatable {
         case .forbidden: .forbidden
         case .invalidBody, .invalidParameter: .badRequest
         case .methodNotAllowed: .methodNotAllowed
-        case .unavailable: .serviceUnavailable
         case .internalError: .internalServerError
         }
     }
@@ -42,7 +40,6 @@ public enum APIError: Error, Sendable, Equatable {
         case .notFound(let detail): ErrorResponse(prefix: .notFound, detail: detail)
         case .methodNotAllowed(let method, let path, let allowed):
             ErrorResponse(prefix: .methodNotAllowed, detail: "\(method) is not allowed on \(path); use \(allowed.joined(separator: ", "))")
-        case .unavailable(let detail): ErrorResponse(prefix: .unavailable, detail: detail)
         case .internalError(let detail): ErrorResponse(prefix: .internalError, detail: detail)
         }
     }

@@ -34,14 +34,47 @@ final class LiveRun: @unchecked Sendable {
     }
 }
 
-@Suite("Session event stream: lossless, ordered, resumable")
-struct EventStreamTests {
-    static func start(_ tmp: TemporaryDirectory, _ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> (LiveServer, String) {
+/// A server on a fresh root, with the setup most stream tests share.
+struct StreamHarness {
+    let tmp: TemporaryDirectory
+    let server: LiveServer
+    let root: String
+
+    static func start(_ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> StreamHarness {
+        let tmp = TemporaryDirectory()
         let root = tmp.subdirectory("root")
         let server = try await LiveServer.start(workspaces: [root], dataDirectory: tmp.subdirectory("data"), configure)
-        return (server, root)
+        return StreamHarness(tmp: tmp, server: server, root: root)
     }
 
+    private init(tmp: TemporaryDirectory, server: LiveServer, root: String) {
+        self.tmp = tmp
+        self.server = server
+        self.root = root
+    }
+
+    /// A live run in `<root>/<workspace>` with `count` events, once the server lists it as live.
+    func liveRun(_ workspace: String = "proj", appending count: Int = 0) async throws -> LiveRun {
+        let run = try LiveRun(workspace: root + "/" + workspace)
+        run.append(count)
+        try await EventStreamTests.waitForRun(server, run.id)
+        return run
+    }
+
+    /// An SSE connection to a session's events.
+    func stream(_ id: String, query: String = "", headers: [(String, String)] = []) async throws -> SSETestClient {
+        try await SSETestClient.connect(server.base + "/api/sessions/\(id)/events" + query, headers: headers)
+    }
+
+    /// Stops the server, keeping the temporary directory until it has.
+    func stop() {
+        let (server, tmp) = (server, tmp)
+        Task { await server.stop(); withExtendedLifetime(tmp) {} }
+    }
+}
+
+@Suite("Session event stream: lossless, ordered, resumable")
+struct EventStreamTests {
     static func waitForRun(_ server: LiveServer, _ id: String, live: Bool = true) async throws {
         try await eventually(5, "run \(id) to be listed") {
             let result = try await HTTP.get(server.base + "/api/sessions/\(id)/status")
@@ -52,14 +85,11 @@ struct EventStreamTests {
 
     @Test("events appended while a client streams arrive once each, in order, with their line numbers as ids")
     func appendWhileStreaming() async throws {
-        let tmp = TemporaryDirectory()
-        let (server, root) = try await Self.start(tmp)
-        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
-        let run = try LiveRun(workspace: root + "/proj")
-        run.append(3)
-        try await Self.waitForRun(server, run.id)
+        let h = try await StreamHarness.start()
+        defer { h.stop() }
+        let run = try await h.liveRun(appending: 3)
 
-        let client = try await SSETestClient.connect(server.base + "/api/sessions/\(run.id)/events")
+        let client = try await h.stream(run.id)
         #expect(client.status == 200)
         #expect(client.headers["content-type"].first?.hasPrefix("text/event-stream") == true)
         #expect(client.headers["cache-control"].first == "no-cache")
@@ -81,12 +111,10 @@ struct EventStreamTests {
 
     @Test("Last-Event-ID, ?after, ?history=N and ?history=all choose the replay")
     func replayCursors() async throws {
-        let tmp = TemporaryDirectory()
-        let (server, root) = try await Self.start(tmp)
-        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
-        let run = try LiveRun(workspace: root + "/proj")
-        run.append(300)
-        try await Self.waitForRun(server, run.id)
+        let h = try await StreamHarness.start()
+        defer { h.stop() }
+        let server = h.server
+        let run = try await h.liveRun(appending: 300)
         let url = server.base + "/api/sessions/\(run.id)/events"
 
         let byHeader = try await SSETestClient.connect(url, headers: [("Last-Event-ID", "250")])
@@ -113,13 +141,11 @@ struct EventStreamTests {
 
     @Test("a partial line is held until its newline arrives, then delivered once")
     func partialLines() async throws {
-        let tmp = TemporaryDirectory()
-        let (server, root) = try await Self.start(tmp)
-        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
-        let run = try LiveRun(workspace: root + "/proj")
-        run.append(1)
-        try await Self.waitForRun(server, run.id)
-        let client = try await SSETestClient.connect(server.base + "/api/sessions/\(run.id)/events")
+        let h = try await StreamHarness.start()
+        defer { h.stop() }
+        let server = h.server
+        let run = try await h.liveRun(appending: 1)
+        let client = try await h.stream(run.id)
         #expect(try await client.workflow(count: 1).map(\.id) == ["1"])
 
         let line = Array(Fixture.record("build.done", "split in three", iteration: 2, hat: "builder").utf8)
@@ -139,13 +165,11 @@ struct EventStreamTests {
 
     @Test("malformed, blank, invalid UTF-8 and multi-megabyte lines never crash and never shift ids")
     func badLines() async throws {
-        let tmp = TemporaryDirectory()
-        let (server, root) = try await Self.start(tmp)
-        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
-        let run = try LiveRun(workspace: root + "/proj")
-        run.append(1)
-        try await Self.waitForRun(server, run.id)
-        let client = try await SSETestClient.connect(server.base + "/api/sessions/\(run.id)/events")
+        let h = try await StreamHarness.start()
+        defer { h.stop() }
+        let server = h.server
+        let run = try await h.liveRun(appending: 1)
+        let client = try await h.stream(run.id)
         #expect(try await client.workflow(count: 1).map(\.id) == ["1"])
 
         Fixture.appendRaw(Array("{not json\n".utf8), to: run.file)  // 2
@@ -171,13 +195,11 @@ struct EventStreamTests {
 
     @Test("a truncated or replaced file is read again from the start")
     func fileReplacement() async throws {
-        let tmp = TemporaryDirectory()
-        let (server, root) = try await Self.start(tmp)
-        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
-        let run = try LiveRun(workspace: root + "/proj")
-        run.append(5)
-        try await Self.waitForRun(server, run.id)
-        let client = try await SSETestClient.connect(server.base + "/api/sessions/\(run.id)/events")
+        let h = try await StreamHarness.start()
+        defer { h.stop() }
+        let server = h.server
+        let run = try await h.liveRun(appending: 5)
+        let client = try await h.stream(run.id)
         #expect(try await client.workflow(count: 5).count == 5)
 
         // Replace the file (write elsewhere, rename over): new content, ids restart.
@@ -208,13 +230,13 @@ struct EventStreamTests {
 
     @Test("five clients on five runs each get exactly their run's events")
     func concurrentClients() async throws {
-        let tmp = TemporaryDirectory()
-        let (server, root) = try await Self.start(tmp)
-        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
+        let h = try await StreamHarness.start()
+        defer { h.stop() }
+        let (server, root) = (h.server, h.root)
         let runs = try (0..<5).map { try LiveRun(workspace: root + "/proj\($0)", prompt: "run \($0)") }
         for run in runs { try await Self.waitForRun(server, run.id) }
         var clients: [SSETestClient] = []
-        for run in runs { clients.append(try await SSETestClient.connect(server.base + "/api/sessions/\(run.id)/events")) }
+        for run in runs { clients.append(try await h.stream(run.id)) }
         for round in 0..<20 {
             for (i, run) in runs.enumerated() {
                 Fixture.append(Fixture.record("work", "run \(i) event \(round)", iteration: round, hat: "builder"), to: run.file)
@@ -229,11 +251,10 @@ struct EventStreamTests {
 
     @Test("a client that stops reading is cut, not skipped, and resumes from Last-Event-ID without loss")
     func slowClientCutAndResume() async throws {
-        let tmp = TemporaryDirectory()
-        let (server, root) = try await Self.start(tmp) { $0.subscriberQueueCapacity = 16 }
-        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
-        let run = try LiveRun(workspace: root + "/proj")
-        try await Self.waitForRun(server, run.id)
+        let h = try await StreamHarness.start() { $0.subscriberQueueCapacity = 16 }
+        defer { h.stop() }
+        let server = h.server
+        let run = try await h.liveRun()
         let url = server.base + "/api/sessions/\(run.id)/events"
         let slow = try await SSETestClient.Paused.connect(url)
         let total = 3000
@@ -258,9 +279,9 @@ struct EventStreamTests {
 
     @Test("a completed run replays its history, then sends end and closes")
     func completedRunEnds() async throws {
-        let tmp = TemporaryDirectory()
-        let (server, root) = try await Self.start(tmp)
-        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
+        let h = try await StreamHarness.start()
+        defer { h.stop() }
+        let (server, root) = (h.server, h.root)
         let file = Fixture.run(
             in: root + "/done", name: "events-20260101-000000.jsonl",
             lines: [Fixture.record("task.start", "t", iteration: 0, hat: "loop", triggered: "planner"), Fixture.terminate("max_iterations", iterations: 3)]
@@ -284,13 +305,10 @@ struct EventStreamTests {
 
     @Test("a live run that ends delivers its last events, then end")
     func liveRunEnds() async throws {
-        let tmp = TemporaryDirectory()
-        let (server, root) = try await Self.start(tmp)
-        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
-        let run = try LiveRun(workspace: root + "/proj")
-        run.append(2)
-        try await Self.waitForRun(server, run.id)
-        let client = try await SSETestClient.connect(server.base + "/api/sessions/\(run.id)/events")
+        let h = try await StreamHarness.start()
+        defer { h.stop() }
+        let run = try await h.liveRun(appending: 2)
+        let client = try await h.stream(run.id)
         #expect(try await client.workflow(count: 2).count == 2)
         run.append(3, from: 3)
         try run.end()
@@ -302,13 +320,10 @@ struct EventStreamTests {
 
     @Test("a loop that dies without loop.terminate ends the stream too")
     func loopDiesWithoutTerminate() async throws {
-        let tmp = TemporaryDirectory()
-        let (server, root) = try await Self.start(tmp)
-        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
-        let run = try LiveRun(workspace: root + "/proj")
-        run.append(1)
-        try await Self.waitForRun(server, run.id)
-        let client = try await SSETestClient.connect(server.base + "/api/sessions/\(run.id)/events")
+        let h = try await StreamHarness.start()
+        defer { h.stop() }
+        let run = try await h.liveRun(appending: 1)
+        let client = try await h.stream(run.id)
         #expect(try await client.workflow(count: 1).count == 1)
         run.append(1, from: 2)
         run.writer.releaseLock()  // the process is gone: its flock is released
@@ -348,12 +363,10 @@ struct EventStreamTests {
 
     @Test("an idle stream gets heartbeat comments")
     func heartbeats() async throws {
-        let tmp = TemporaryDirectory()
-        let (server, root) = try await Self.start(tmp) { $0.heartbeatInterval = 0.2 }
-        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
-        let run = try LiveRun(workspace: root + "/proj")
-        try await Self.waitForRun(server, run.id)
-        let client = try await SSETestClient.connect(server.base + "/api/sessions/\(run.id)/events")
+        let h = try await StreamHarness.start() { $0.heartbeatInterval = 0.2 }
+        defer { h.stop() }
+        let run = try await h.liveRun()
+        let client = try await h.stream(run.id)
         var comments = 0
         while comments < 2 {
             if case .comment(let text) = try await client.next(timeout: 3) {
@@ -365,9 +378,9 @@ struct EventStreamTests {
 
     @Test("frames are byte-exact: retry, then id/event/data lines with one-line JSON")
     func framingBytes() async throws {
-        let tmp = TemporaryDirectory()
-        let (server, root) = try await Self.start(tmp)
-        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
+        let h = try await StreamHarness.start()
+        defer { h.stop() }
+        let (server, root) = (h.server, h.root)
         let line = #"{"ts":"2026-02-05T08:18:22.668620490+00:00","iteration":5,"hat":"builder","topic":"build.done","triggered":"reviewer","payload":"multi\nline"}"#
         let objectPayload = #"{"payload":{"status":"success","n":1},"topic":"build.done","ts":"2026-02-05T09:00:00+00:00"}"#
         let file = Fixture.run(in: root + "/p", name: "events-20260205-000000.jsonl", lines: [line, objectPayload])

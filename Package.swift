@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "RalphAPI", targets: ["RalphAPI"]),
         .library(name: "RalphFiles", targets: ["RalphFiles"]),
+        .library(name: "AgentRunner", targets: ["AgentRunner"]),
         .library(name: "RalphMobileServer", targets: ["RalphMobileServer"]),
         .executable(name: "ralph-mobile-server", targets: ["ralph-mobile-server"]),
     ],
@@ -39,11 +40,24 @@ let package = Package(
         ),
         // Writes runs in ralph's real file layout: the --demo loop and the ralph test double.
         .target(name: "RalphSimulator", dependencies: ["RalphFiles"], swiftSettings: swiftSettings),
+        // Processes: spawning ralph in its own process group, reaping, signals, /proc inspection.
+        .target(name: "CProcessSupport"),
+        .target(
+            name: "AgentRunner",
+            dependencies: ["RalphAPI", "RalphFiles", "CProcessSupport", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        // A double of `ralph run` for tests (ralph cannot be installed here): files, flock, signals, exit codes.
+        .executableTarget(
+            name: "fake-ralph",
+            dependencies: ["RalphSimulator", "RalphFiles", "RalphAPI", .product(name: "Yams", package: "Yams")],
+            swiftSettings: swiftSettings
+        ),
         // Hummingbird application: routes, auth, SSE, event hub.
         .target(
             name: "RalphMobileServer",
             dependencies: [
-                "RalphAPI", "RalphFiles", "RalphSimulator",
+                "RalphAPI", "RalphFiles", "RalphSimulator", "AgentRunner",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -63,6 +77,7 @@ let package = Package(
         .testTarget(name: "RalphAPITests", dependencies: ["RalphAPI"], swiftSettings: swiftSettings),
         .testTarget(name: "RalphFilesTests", dependencies: ["RalphFiles", "RalphSimulator"], swiftSettings: swiftSettings),
         .testTarget(name: "RalphSimulatorTests", dependencies: ["RalphSimulator", "RalphFiles"], swiftSettings: swiftSettings),
+        .testTarget(name: "AgentRunnerTests", dependencies: ["AgentRunner"], swiftSettings: swiftSettings),
         .testTarget(
             name: "RalphMobileServerTests",
             dependencies: [

@@ -1,0 +1,13 @@
+#ifndef C_PROCESS_SUPPORT_H
+#define C_PROCESS_SUPPORT_H
+
+#include <spawn.h>
+
+/// posix_spawn_file_actions_addchdir_np (glibc >= 2.29, macOS >= 10.15): the child starts in `path`.
+int rm_spawn_file_actions_addchdir(posix_spawn_file_actions_t *actions, const char *path);
+
+/// posix_spawn_file_actions_addclosefrom_np where available (glibc >= 2.34): close every descriptor >= `from`
+/// in the child. Returns ENOSYS where it is not available (descriptors are then closed by O_CLOEXEC only).
+int rm_spawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actions, int from);
+
+#endif

@@ -54,5 +54,7 @@ public struct ErrorPrefix: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let invalidParameter = ErrorPrefix(rawValue: "invalid_parameter")
     public static let notFound = ErrorPrefix(rawValue: "not_found")
     public static let methodNotAllowed = ErrorPrefix(rawValue: "method_not_allowed")
+    /// The original robot route's error for an unknown or no longer pending question.
+    public static let questionNotFound = ErrorPrefix(rawValue: "question_not_found")
     public static let internalError = ErrorPrefix(rawValue: "internal_error")
 }

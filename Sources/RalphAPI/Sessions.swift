@@ -20,6 +20,8 @@ public struct SessionStatus: RawRepresentable, Codable, Hashable, Sendable, Cust
     public init(rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
 
+    /// Started by this server; ralph has not created its events file yet.
+    public static let starting = SessionStatus(rawValue: "starting")
     public static let running = SessionStatus(rawValue: "running")
     public static let paused = SessionStatus(rawValue: "paused")
     /// `loop.terminate` with reason `completed`.

@@ -1,3 +1,4 @@
+import AgentRunner
 import Foundation
 import Hummingbird
 import Logging
@@ -19,6 +20,7 @@ public struct RalphMobileServer: Sendable {
     public let catalog: RunCatalog
     public let keyStore: KeyStore
     public let authenticator: Authenticator
+    public let supervisor: RunSupervisor
     let hub: EventHub
     let demo: DemoLoop?
     let logger: Logger
@@ -71,6 +73,13 @@ public struct RalphMobileServer: Sendable {
         catalogLogger[metadataKey: "area"] = "catalog"
         catalog = RunCatalog(configuration: catalogConfiguration, logger: catalogLogger)
         hub = EventHub(queueCapacity: configuration.subscriberQueueCapacity)
+        var supervisorConfiguration = RunSupervisor.Configuration(dataDirectory: configuration.dataDirectory, environment: ProcessInfo.processInfo.environment)
+        supervisorConfiguration.ralphCommand = configuration.ralphCommand
+        supervisorConfiguration.stopGrace = configuration.stopGrace
+        supervisorConfiguration.startTimeout = configuration.startTimeout
+        var supervisorLogger = logger
+        supervisorLogger[metadataKey: "area"] = "supervisor"
+        supervisor = RunSupervisor(configuration: supervisorConfiguration, catalog: catalog, logger: supervisorLogger)
     }
 
     /// The Hummingbird application. `onServerRunning` receives the bound port (useful with port 0).
@@ -80,9 +89,13 @@ public struct RalphMobileServer: Sendable {
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: ErrorMiddleware(routes: routeTable))
         router.add(middleware: AuthMiddleware(authenticator: authenticator))
+        let lookup = SessionLookup(catalog: catalog, supervisor: supervisor)
+        let events = EventWriter(catalog: catalog)
         HealthRoutes(authenticator: authenticator).register(on: router)
-        SessionRoutes(catalog: catalog).register(on: router)
-        EventStreamRoutes(catalog: catalog, hub: hub).register(on: router)
+        SessionRoutes(catalog: catalog, lookup: lookup).register(on: router)
+        SteeringRoutes(catalog: catalog, roots: WorkspaceRoots(roots), lookup: lookup, events: events).register(on: router)
+        RobotRoutes(catalog: catalog, lookup: lookup, events: events).register(on: router)
+        EventStreamRoutes(catalog: catalog, hub: hub, lookup: lookup).register(on: router)
         KeyRoutes(keyStore: keyStore).register(on: router)
         routeTable.record(router.routes.map { ($0.path, $0.method.rawValue) })
 
@@ -95,7 +108,12 @@ public struct RalphMobileServer: Sendable {
                 address: .hostname(configuration.host, port: configuration.port), serverName: "ralph-mobile-server/\(RalphMobileVersion.current)",
                 backlog: 4096
             ),
-            services: [BackgroundService(catalog: catalog, hub: hub, keyStore: keyStore, demo: demo, heartbeatInterval: configuration.heartbeatInterval, logger: logger)],
+            services: [
+                BackgroundService(
+                    catalog: catalog, hub: hub, keyStore: keyStore, supervisor: supervisor, demo: demo, heartbeatInterval: configuration.heartbeatInterval,
+                    logger: logger
+                )
+            ],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 logger.notice(
@@ -115,12 +133,17 @@ struct BackgroundService: Service {
     let catalog: RunCatalog
     let hub: EventHub
     let keyStore: KeyStore
+    let supervisor: RunSupervisor
     let demo: DemoLoop?
     let heartbeatInterval: Double
     let logger: Logger
 
     func run() async throws {
         catalog.start(observer: hub)
+        Task {
+            await catalog.waitUntilReady()
+            await supervisor.restore()
+        }
         if let demo {
             do {
                 try demo.start()

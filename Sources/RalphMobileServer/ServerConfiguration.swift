@@ -28,6 +28,12 @@ public struct ServerConfiguration: Sendable {
     public var subscriberQueueCapacity = 4096
     /// Force polling instead of inotify (tests of the fallback).
     public var useInotify = true
+    /// The ralph executable `POST /api/sessions` runs (a path, or a name on PATH).
+    public var ralphCommand = "ralph"
+    /// Seconds between SIGTERM and SIGKILL when stopping a run.
+    public var stopGrace: Double = 10
+    /// Seconds `POST /api/sessions` waits for ralph's events file before answering with a pending id.
+    public var startTimeout: Double = 5
 
     public init(dataDirectory: String) {
         self.dataDirectory = dataDirectory

@@ -64,6 +64,15 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
     @Flag(help: "Run a simulated ralph loop in <data-dir>/demo, so a live session shows up within seconds.")
     var demo = false
 
+    @Option(name: .customLong("ralph-command"), help: ArgumentHelp("The ralph executable that starting a run uses (a path, or a name on PATH).", valueName: "cmd"))
+    var ralphCommand = "ralph"
+
+    @Option(name: .customLong("stop-grace"), help: ArgumentHelp("Seconds a stopped run gets to shut down after SIGTERM before SIGKILL.", valueName: "seconds"))
+    var stopGrace: Double = 10
+
+    @Option(name: .customLong("start-timeout"), help: .hidden)
+    var startTimeout: Double = 5
+
     @Option(name: .customLong("demo-pace"), help: .hidden)
     var demoPace: Double = 4
 
@@ -81,7 +90,9 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
         if Logger.Level(rawValue: logLevel.lowercased()) == nil {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
-        if demoPace <= 0 || heartbeatInterval <= 0 || pollInterval <= 0 { throw ValidationError("intervals must be positive") }
+        if demoPace <= 0 || heartbeatInterval <= 0 || pollInterval <= 0 || startTimeout <= 0 { throw ValidationError("intervals must be positive") }
+        if stopGrace < 0 || stopGrace > 3600 { throw ValidationError("--stop-grace must be between 0 and 3600 seconds") }
+        if ralphCommand.isEmpty { throw ValidationError("--ralph-command cannot be empty") }
     }
 
     func run() async throws {
@@ -102,6 +113,9 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
         configuration.heartbeatInterval = heartbeatInterval
         configuration.pollInterval = pollInterval
         configuration.useInotify = !noInotify
+        configuration.ralphCommand = ralphCommand
+        configuration.stopGrace = stopGrace
+        configuration.startTimeout = startTimeout
         let server: RalphMobileServer
         do {
             server = try RalphMobileServer(configuration: configuration)

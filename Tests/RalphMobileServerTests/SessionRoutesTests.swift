@@ -221,7 +221,7 @@ struct SessionRoutesTests {
 
         let wrong = try await HTTP.request(server.base + "/api/sessions", method: .DELETE)
         #expect(wrong.status == 405)
-        #expect(wrong.headers["allow"].first == "GET")
+        #expect(wrong.headers["allow"].first == "GET, POST")
         #expect(try wrong.json(ErrorResponse.self).prefix == .methodNotAllowed)
     }
 }

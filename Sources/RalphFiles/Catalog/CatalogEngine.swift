@@ -91,12 +91,40 @@ final class CatalogEngine {
             let pending = !dirtyRuns.isEmpty || !dirtyStateDirectories.isEmpty || needsRescan
             let wait = pending ? 0 : max(0, min(nextPoll, nextRescan, nextLiveness) - now())
             waitForActivity(timeout: wait)
-            let (stop, catchUps) = catalog.shared.withLock { s in
-                defer { s.catchUps = [] }
-                return (s.stopRequested, s.catchUps)
+            let (stop, catchUps, pauses, rescanRequested, syncWaiters) = catalog.shared.withLock { s in
+                defer {
+                    s.catchUps = []
+                    s.pauses = []
+                    s.rescanRequested = false
+                    s.syncWaiters = []
+                }
+                return (s.stopRequested, s.catchUps, s.pauses, s.rescanRequested, s.syncWaiters)
+            }
+            if rescanRequested { needsRescan = true }
+            if !syncWaiters.isEmpty {
+                rescan()
+                dirtyRuns.formUnion(tails.keys)
+                readDirtyRuns()
+                probeLiveness(all: true)
+                syncWaiters.forEach { $0.resume() }
+            }
+            for request in pauses {
+                let changed = catalog.shared.withLock { s -> RunSnapshot? in
+                    guard s.runs[request.id] != nil, s.runs[request.id]!.paused != request.paused else { return nil }
+                    s.runs[request.id]!.paused = request.paused
+                    return s.runs[request.id]
+                }
+                if let changed { observer?.catalogDidChange(.updated(changed)) }
+                request.continuation.resume()
             }
             for request in catchUps {
-                if let tail = tails[request.id], readNew(tail, announce: true) == .missing { removeRun(request.id) }
+                if let tail = tails[request.id] {
+                    if readNew(tail, announce: true) == .missing {
+                        removeRun(request.id)
+                    } else {
+                        probeLiveness(paths: [tail.location.stateDirectory])
+                    }
+                }
                 request.continuation.resume()
             }
             if stop { break }
@@ -122,11 +150,17 @@ final class CatalogEngine {
                 probeLiveness(all: false)
             }
         }
-        let waiting = catalog.shared.withLock { s in
-            defer { s.catchUps = [] }
-            return s.catchUps
+        let (waiting, pausing, syncing) = catalog.shared.withLock { s in
+            defer {
+                s.catchUps = []
+                s.pauses = []
+                s.syncWaiters = []
+            }
+            return (s.catchUps, s.pauses, s.syncWaiters)
         }
         waiting.forEach { $0.continuation.resume() }
+        pausing.forEach { $0.continuation.resume() }
+        syncing.forEach { $0.resume() }
         logger.debug("catalog thread stopped")
     }
 
@@ -199,8 +233,11 @@ final class CatalogEngine {
         var found: [String: RunLocation] = [:]
         var containers: [String] = []
         var stateDirs: [String: (String, RunLocation.Layout)] = [:]
-        for root in configuration.roots {
-            let candidates = RunDiscovery.workspaceCandidates(root: root)
+        var scans = configuration.roots.map { root in (root: root, candidates: RunDiscovery.workspaceCandidates(root: root)) }
+        for extra in catalog.shared.withLock({ $0.extraWorkspaces }) {
+            scans.append((extra.root, RunDiscovery.workspaceCandidates(workspace: extra.workspace)))
+        }
+        for (root, candidates) in scans {
             containers.append(contentsOf: candidates.containers)
             for workspace in candidates.workspaces {
                 for (stateDir, layout) in RunDiscovery.stateDirectories(of: workspace) {

@@ -39,6 +39,29 @@ public enum EventFileReader {
         public var done: Bool
     }
 
+    /// The number of the line starting at byte `offset`, counting newlines from `position` (a line start at or
+    /// before it).
+    public static func lineNumber(from position: Position, lineStartingAt offset: Int) throws(ReadError) -> Int {
+        guard offset >= position.offset else { throw .fileChanged }
+        let fd = open(position.file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .unreadable(path: position.file, errno: errno) }
+        defer { close(fd) }
+        guard let status = FileSystem.status(fd: fd) else { throw .unreadable(path: position.file, errno: errno) }
+        guard status.device == position.device, status.inode == position.inode, status.size >= offset else { throw .fileChanged }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var line = position.nextLine
+        var at = position.offset
+        while at < offset {
+            let want = min(buffer.count, offset - at)
+            let n = FileSystem.pread(fd: fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]), offset: at)
+            guard n > 0 else { throw .fileChanged }
+            for i in 0..<n where buffer[i] == 0x0A { line += 1 }
+            at += n
+        }
+        return line
+    }
+
     /// Reads roughly `maxBytes` of the file from `position`, returning the events whose ids are in
     /// `(after, through]`. Call again with `next` until `done`.
     public static func read(

@@ -64,6 +64,13 @@ public final class RunCatalog: Sendable {
         var readyWaiters: [CheckedContinuation<Void, Never>] = []
         /// Runs to read right away, with the callers waiting for it.
         var catchUps: [(id: String, continuation: CheckedContinuation<Void, Never>)] = []
+        /// Pause flags to apply and announce.
+        var pauses: [(id: String, paused: Bool, continuation: CheckedContinuation<Void, Never>)] = []
+        /// Workspaces to serve besides the discovered ones (e.g. where the server started a run in a nested directory).
+        var extraWorkspaces: [(workspace: String, root: String)] = []
+        var rescanRequested = false
+        /// Callers waiting for a full re-scan.
+        var syncWaiters: [CheckedContinuation<Void, Never>] = []
         var stopRequested = false
         var started = false
     }
@@ -116,7 +123,7 @@ public final class RunCatalog: Sendable {
         wake()
     }
 
-    /// Reads a run's file now (announcing what is new to the observer) and returns when done.
+    /// Reads a run's file and probes its liveness now (announcing what changed to the observer); returns when done.
     ///
     /// Use it when a client knows of more lines than the catalog has announced yet, to tell a lagging catalog from a
     /// file that really has fewer lines.
@@ -129,6 +136,56 @@ public final class RunCatalog: Sendable {
             }
             if stopped { continuation.resume() } else { wake() }
         }
+    }
+
+    /// Marks a run paused or not; the change is announced like any other (list, status, global stream).
+    public func setPaused(_ paused: Bool, id: String) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let stopped = shared.withLock { s -> Bool in
+                if s.stopRequested { return true }
+                s.pauses.append((id, paused, continuation))
+                return false
+            }
+            if stopped { continuation.resume() } else { wake() }
+        }
+    }
+
+    /// Re-discovers every workspace and reads every run now; returns when the catalog reflects the disk.
+    public func synchronize() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let stopped = shared.withLock { s -> Bool in
+                if s.stopRequested { return true }
+                s.syncWaiters.append(continuation)
+                return false
+            }
+            if stopped { continuation.resume() } else { wake() }
+        }
+    }
+
+    /// Serves `workspace` (a directory inside `root`) even if discovery would not look there, and re-scans now.
+    public func addWorkspace(_ workspace: String, root: String) {
+        shared.withLock { s in
+            if !s.extraWorkspaces.contains(where: { $0.workspace == workspace }) { s.extraWorkspaces.append((workspace, root)) }
+            s.rescanRequested = true
+        }
+        wake()
+    }
+
+    /// The number of the line that starts at byte `offset` of a run's file: counted from the nearest checkpoint.
+    /// Blocking (reads the file); call it from a thread pool.
+    public func lineNumber(id: String, lineStartingAt offset: Int) throws(EventFileReader.ReadError) -> Int? {
+        let start: EventFileReader.Position? = shared.withLock { s in
+            guard let run = s.runs[id] else { return nil }
+            // The last checkpoint at or before `offset`.
+            var index = run.checkpoints.count - 1
+            while index > 0, run.checkpoints[index] > offset { index -= 1 }
+            return EventFileReader.Position(
+                file: run.location.file, device: run.device, inode: run.inode, generation: run.generation,
+                nextLine: index * RunSnapshot.checkpointInterval + 1, offset: run.checkpoints[index]
+            )
+        }
+        guard let start else { return nil }
+        return try EventFileReader.lineNumber(from: start, lineStartingAt: offset)
     }
 
     func wake() {

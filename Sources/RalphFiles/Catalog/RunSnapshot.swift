@@ -17,6 +17,8 @@ public struct RunSnapshot: Sendable {
     /// File identity the state was read from.
     public var device: UInt64 = 0
     public var inode: UInt64 = 0
+    /// The server stopped the loop's processes (SIGSTOP) and has not resumed them.
+    public var paused = false
 
     public static let checkpointInterval = 1024
 
@@ -32,9 +34,13 @@ public struct RunSnapshot: Sendable {
     /// Live: the current run of a workspace whose loop runs, and not terminated.
     public var isLive: Bool { isCurrent && liveness.alive && state.termination == nil }
 
-    public var mode: SessionMode { isLive ? .live : .complete }
+    /// Paused while its loop is still alive (a paused loop that dies is complete).
+    public var isPaused: Bool { paused && isLive }
+
+    public var mode: SessionMode { isPaused ? .paused : isLive ? .live : .complete }
 
     public var status: SessionStatus {
+        if isPaused { return .paused }
         if isLive { return .running }
         return LoopTerminate.status(forReason: stopReason?.reason ?? "exited")
     }

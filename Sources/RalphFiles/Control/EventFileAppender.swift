@@ -18,6 +18,12 @@ public enum EventFileAppender {
 
     /// Appends `line` plus a newline. The line must not contain a newline.
     public static func append(line: [UInt8], to path: String, create: Bool = false) throws(Failure) {
+        _ = try appendReturningOffset(line: line, to: path, create: create)
+    }
+
+    /// Appends `line` plus a newline and returns the byte offset where the line starts in the file.
+    @discardableResult
+    public static func appendReturningOffset(line: [UInt8], to path: String, create: Bool = false) throws(Failure) -> Int {
         precondition(!line.contains(0x0A), "an event line cannot contain a newline")
         var bytes = line
         bytes.append(0x0A)
@@ -34,6 +40,8 @@ public enum EventFileAppender {
             }
             written += n
         }
+        // O_APPEND moved the file offset to the end of our write.
+        return Int(lseek(fd, 0, SEEK_CUR)) - bytes.count
     }
 
     /// The line `ralph emit` writes: keys in alphabetical order, `{"payload":…,"topic":…,"ts":…}`.

@@ -80,6 +80,21 @@ public enum RunDiscovery {
         return (workspaces, containers)
     }
 
+    /// One explicitly named workspace and its worktrees (for a workspace deeper than discovery looks).
+    public static func workspaceCandidates(workspace: String) -> (workspaces: [String], containers: [String]) {
+        var workspaces = [workspace]
+        var containers = [workspace]
+        let nested = workspace + "/.worktrees"
+        if FileSystem.status(nested, followSymlinks: false)?.isDirectory == true {
+            containers.append(nested)
+            for wt in subdirectories(of: nested) where !wt.hasPrefix(".") {
+                workspaces.append(nested + "/" + wt)
+                containers.append(nested + "/" + wt)
+            }
+        }
+        return (workspaces, containers)
+    }
+
     /// State directories (`.ralph`, `.agent`) of a workspace.
     public static func stateDirectories(of workspace: String) -> [(String, RunLocation.Layout)] {
         var result: [(String, RunLocation.Layout)] = []

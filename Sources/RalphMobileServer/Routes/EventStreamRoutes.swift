@@ -12,6 +12,9 @@ import ServiceLifecycle
 struct EventStreamRoutes {
     let catalog: RunCatalog
     let hub: EventHub
+    let lookup: SessionLookup
+    /// How long a stream request for a run that is still starting waits for it.
+    static let pendingWait = 30.0
 
     static let defaultHistory = 200
 
@@ -57,8 +60,24 @@ struct EventStreamRoutes {
 
     func sessionEvents(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         try context.require(.viewer)
-        await catalog.waitUntilReady()
-        let id = try SessionRoutes.resolveID(context.parameters.get("id") ?? "", in: catalog)
+        let id: String
+        switch try await lookup.target(context.parameters.get("id") ?? "") {
+        case .run(let snapshot):
+            id = snapshot.id
+        case .pending(let started):
+            // Started here a moment ago: wait for ralph's events file rather than answering 404.
+            guard let snapshot = await lookup.waitForRun(started, seconds: Self.pendingWait) else {
+                if lookup.supervisor.isRunning(started) {
+                    throw APIError.conflict("session \(started.pendingID) is still starting; retry shortly")
+                }
+                let end = StreamEnd(mode: .complete, status: .failed, reason: "exited before starting a run", lastEventId: 0, ts: Timestamp.now())
+                var body = SSEFrame.preamble
+                var frame = SSEFrame.event(id: nil, name: StreamEventName.end, value: end)
+                body.writeBuffer(&frame)
+                return Response(status: .ok, headers: Self.headers, body: .init(byteBuffer: body))
+            }
+            id = snapshot.id
+        }
         let cursor = try Self.cursor(for: request)
         var subscription = hub.subscribe(runID: id)
         if case .after(let a) = cursor, a > subscription.lastLine {

@@ -1,3 +1,4 @@
+import AgentRunner
 import Foundation
 import Hummingbird
 import NIOPosix
@@ -7,6 +8,7 @@ import RalphFiles
 /// Read routes of sessions (= ralph runs): list, status, detail, iterations, scratchpad.
 struct SessionRoutes {
     let catalog: RunCatalog
+    let lookup: SessionLookup
 
     func register(on router: Router<AppRequestContext>) {
         router.get("/api/sessions") { _, context in try await list(context) }
@@ -20,55 +22,66 @@ struct SessionRoutes {
         try context.require(.viewer)
         await catalog.waitUntilReady()
         let now = Date()
-        let sessions = catalog.snapshots()
+        let runs = catalog.snapshots()
             .sorted { ($0.startDate ?? .distantPast, $0.id) > ($1.startDate ?? .distantPast, $1.id) }
             .map { $0.session(now: now) }
-        return JSONResponse.make(sessions)
+        // Runs this server started whose events file does not exist yet come first: they are the newest.
+        return JSONResponse.make(lookup.supervisor.pendingSessions(now: now) + runs)
     }
 
     func status(_ context: AppRequestContext) async throws -> Response {
-        let snapshot = try await resolve(context)
-        return JSONResponse.make(snapshot.session())
+        switch try await target(context) {
+        case .run(let snapshot): return JSONResponse.make(snapshot.session())
+        case .pending(let started): return JSONResponse.make(try pendingSession(started))
+        }
     }
 
     func detail(_ context: AppRequestContext) async throws -> Response {
-        let snapshot = try await resolve(context)
-        return JSONResponse.make(snapshot.detail())
+        switch try await target(context) {
+        case .run(let snapshot): return JSONResponse.make(snapshot.detail())
+        case .pending(let started):
+            let session = try pendingSession(started)
+            return JSONResponse.make(
+                SessionDetail(
+                    session: session, stopReason: nil, hatFlow: [], hatTransitions: 0, hatUsage: [],
+                    iterationStats: IterationStats(count: 0, current: 0, total: nil, averageDurationSecs: nil, estimatedRemainingSecs: nil),
+                    backpressure: nil, tokens: nil, recentToolCalls: [], recentEvents: [], pendingQuestion: nil, lineCount: 0, malformedLines: 0
+                )
+            )
+        }
     }
 
     func iterations(_ context: AppRequestContext) async throws -> Response {
-        let snapshot = try await resolve(context)
+        guard case .run(let snapshot) = try await target(context) else { return JSONResponse.make(IterationsResponse(iterations: [], total: 0)) }
         let items = snapshot.state.iterationItems()
         return JSONResponse.make(IterationsResponse(iterations: items, total: items.count))
     }
 
     func scratchpad(_ context: AppRequestContext) async throws -> Response {
-        let snapshot = try await resolve(context)
-        let location = snapshot.location
-        let file = location.layout == .ralph ? location.stateDirectory + "/agent/scratchpad.md" : location.stateDirectory + "/scratchpad.md"
+        let directory: (state: String, layout: RunLocation.Layout, root: String)
+        switch try await target(context) {
+        case .run(let snapshot): directory = (snapshot.location.stateDirectory, snapshot.location.layout, snapshot.location.root)
+        case .pending(let started): directory = (started.workingDirectory + "/.ralph", .ralph, started.root)
+        }
+        let file = directory.layout == .ralph ? directory.state + "/agent/scratchpad.md" : directory.state + "/scratchpad.md"
         let (content, modified) = try await NIOThreadPool.singleton.runIfActive {
             let status = FileSystem.status(file)
             return (FileSystem.readText(file, limit: 16 << 20), status?.modified)
         }
         return JSONResponse.make(
-            ScratchpadResponse(content: content ?? "", updatedAt: content == nil ? nil : modified.map(Timestamp.format), path: FileSystem.relative(file, to: location.root))
+            ScratchpadResponse(content: content ?? "", updatedAt: content == nil ? nil : modified.map(Timestamp.format), path: FileSystem.relative(file, to: directory.root))
         )
     }
 
-    /// The run named by the `{id}` parameter (full id or unique prefix), after the first catalog pass.
-    func resolve(_ context: AppRequestContext) async throws -> RunSnapshot {
+    func target(_ context: AppRequestContext) async throws(APIError) -> SessionLookup.Target {
         try context.require(.viewer)
-        await catalog.waitUntilReady()
-        let id = try Self.resolveID(context.parameters.get("id") ?? "", in: catalog)
-        guard let snapshot = catalog.snapshot(id: id) else { throw APIError.sessionNotFound("session '\(id)' is gone") }
-        return snapshot
+        return try await lookup.target(context.parameters.get("id") ?? "")
     }
 
-    static func resolveID(_ raw: String, in catalog: RunCatalog) throws(APIError) -> String {
-        switch catalog.resolve(raw) {
-        case .found(let id): return id
-        case .notFound(let reason): throw .sessionNotFound(reason)
-        case .ambiguous(let matches): throw .ambiguousID(raw, matches: matches)
+    func pendingSession(_ started: RunSupervisor.StartedRun) throws(APIError) -> Session {
+        guard let session = lookup.session(started) else {
+            throw .notRunning("session \(started.pendingID) ended (\(started.exit ?? "process gone")) before ralph created its events file")
         }
+        return session
     }
 }

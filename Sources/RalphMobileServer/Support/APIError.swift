@@ -10,6 +10,16 @@ public enum APIError: Error, Sendable, Equatable {
     case ambiguousID(String, matches: [String])
     case unauthorized
     case forbidden(needs: Role)
+    /// Forbidden for a reason other than the caller's role.
+    case forbiddenAction(String)
+    case configNotFound(String)
+    case promptNotFound(String)
+    case invalidPath(String)
+    case invalidTopic(String)
+    case failedToSpawn(String)
+    case notRunning(String)
+    case conflict(String)
+    case questionNotFound(String)
     case invalidBody(String)
     case invalidParameter(String)
     case notFound(String)
@@ -18,11 +28,12 @@ public enum APIError: Error, Sendable, Equatable {
 
     public var status: HTTPResponse.Status {
         switch self {
-        case .sessionNotFound, .notFound: .notFound
-        case .ambiguousID: .conflict
+        case .sessionNotFound, .notFound, .configNotFound, .promptNotFound, .questionNotFound: .notFound
+        case .ambiguousID, .notRunning, .conflict: .conflict
         case .unauthorized: .unauthorized
-        case .forbidden: .forbidden
-        case .invalidBody, .invalidParameter: .badRequest
+        case .forbidden, .forbiddenAction: .forbidden
+        case .invalidBody, .invalidParameter, .invalidPath, .invalidTopic: .badRequest
+        case .failedToSpawn: .internalServerError
         case .methodNotAllowed: .methodNotAllowed
         case .internalError: .internalServerError
         }
@@ -35,6 +46,15 @@ public enum APIError: Error, Sendable, Equatable {
             ErrorResponse(prefix: .conflict, detail: "ambiguous id '\(id)' matches \(matches.count) sessions: \(matches.prefix(5).joined(separator: ", "))")
         case .unauthorized: ErrorResponse(prefix: .unauthorized, detail: nil)
         case .forbidden(let role): ErrorResponse(prefix: .forbidden, detail: "needs \(role.rawValue)")
+        case .forbiddenAction(let detail): ErrorResponse(prefix: .forbidden, detail: detail)
+        case .configNotFound(let detail): ErrorResponse(prefix: .configNotFound, detail: detail)
+        case .promptNotFound(let detail): ErrorResponse(prefix: .promptNotFound, detail: detail)
+        case .invalidPath(let detail): ErrorResponse(prefix: .invalidPath, detail: detail)
+        case .invalidTopic(let detail): ErrorResponse(prefix: .invalidTopic, detail: detail)
+        case .failedToSpawn(let detail): ErrorResponse(prefix: .failedToSpawn, detail: detail)
+        case .notRunning(let detail): ErrorResponse(prefix: .notRunning, detail: detail)
+        case .conflict(let detail): ErrorResponse(prefix: .conflict, detail: detail)
+        case .questionNotFound(let detail): ErrorResponse(prefix: .questionNotFound, detail: detail)
         case .invalidBody(let detail): ErrorResponse(prefix: .invalidBody, detail: detail)
         case .invalidParameter(let detail): ErrorResponse(prefix: .invalidParameter, detail: detail)
         case .notFound(let detail): ErrorResponse(prefix: .notFound, detail: detail)

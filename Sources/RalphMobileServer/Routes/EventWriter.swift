@@ -1,0 +1,46 @@
+import Foundation
+import NIOPosix
+import RalphAPI
+import RalphFiles
+
+/// Appends events to runs where ralph reads them, and tells the new event's id.
+struct EventWriter: Sendable {
+    let catalog: RunCatalog
+
+    /// Longest text accepted in a steering message, answer or guidance.
+    static let maxTextLength = 64 * 1024
+
+    /// Appends `{"payload":…,"topic":…,"ts":…}` (the line `ralph emit` writes) to the run's file with one `O_APPEND`
+    /// write, and returns its id. The run must be live (running or paused): ralph reads new lines at the end of each
+    /// iteration, and a finished run reads nothing.
+    func append(topic: String, payload: JSONValue, to snapshot: RunSnapshot, at date: Date) async throws(APIError) -> Int {
+        guard snapshot.isLive else {
+            throw .notRunning("session \(snapshot.id) is not running (\(snapshot.status.rawValue)); ralph would never read the event")
+        }
+        let line = EventFileAppender.emitLine(topic: topic, payload: payload, date: date)
+        let catalog = self.catalog
+        let id = snapshot.id
+        let file = snapshot.location.file
+        do {
+            return try await NIOThreadPool.singleton.runIfActive { () throws -> Int in
+                let start = try EventFileAppender.appendReturningOffset(line: line, to: file)
+                guard let number = try catalog.lineNumber(id: id, lineStartingAt: start) else {
+                    throw APIError.sessionNotFound("session \(id) is gone")
+                }
+                return number
+            }
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw .internalError("could not write to the run's events file: \(error)")
+        }
+    }
+
+    /// Checks free text from a request: not blank, not too long, no NUL.
+    static func text(_ value: String, field: String) throws(APIError) -> String {
+        if value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw .invalidBody("\(field) cannot be empty") }
+        if value.utf8.count > maxTextLength { throw .invalidBody("\(field) is longer than \(maxTextLength) bytes") }
+        if value.unicodeScalars.contains("\u{0}") { throw .invalidBody("\(field) contains a NUL character") }
+        return value
+    }
+}

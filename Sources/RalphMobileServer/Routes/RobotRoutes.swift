@@ -1,0 +1,72 @@
+import Foundation
+import Hummingbird
+import RalphAPI
+import RalphFiles
+
+/// Human-in-the-loop (ralph's RObot): questions ralph is waiting on, answers, guidance.
+struct RobotRoutes {
+    let catalog: RunCatalog
+    let lookup: SessionLookup
+    let events: EventWriter
+
+    func register(on router: Router<AppRequestContext>) {
+        router.get("/api/robot/questions") { _, context in try await questions(context) }
+        router.post("/api/robot/response") { request, context in try await respond(request, context) }
+        router.post("/api/robot/guidance") { request, context in try await guide(request, context) }
+    }
+
+    /// Pending `human.interact` questions of live runs, oldest first.
+    func questions(_ context: AppRequestContext) async throws -> Response {
+        try context.require(.viewer)
+        await catalog.waitUntilReady()
+        let now = Date()
+        let questions = catalog.snapshots().compactMap { $0.pendingQuestion(now: now) }.sorted { ($0.askedAt, $0.id) < ($1.askedAt, $1.id) }
+        return JSONResponse.make(RobotQuestionsResponse(questions: questions))
+    }
+
+    /// Answers a question: a `human.response` line in the run that asked, while ralph still waits for it.
+    func respond(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        try context.require(.operator)
+        let body = try await request.decode(as: RobotResponseRequest.self, context: context)
+        let text = try EventWriter.text(body.responseText, field: "response_text")
+        // Question ids are "<session id>-<event id>".
+        guard let dash = body.questionId.lastIndex(of: "-"), Int(body.questionId[body.questionId.index(after: dash)...]) != nil else {
+            throw APIError.questionNotFound("'\(body.questionId.prefix(80))' is not a question id")
+        }
+        let sessionPart = String(body.questionId[..<dash])
+        let snapshot: RunSnapshot
+        do {
+            snapshot = try await lookup.run(sessionPart)
+        } catch .sessionNotFound {
+            throw APIError.questionNotFound("no session for question \(body.questionId.prefix(80))")
+        }
+        guard let pending = snapshot.pendingQuestion(), pending.id == "\(snapshot.id)-\(body.questionId[body.questionId.index(after: dash)...])" else {
+            throw APIError.questionNotFound("question \(body.questionId.prefix(80)) is not waiting for an answer (answered, timed out, or the run ended)")
+        }
+        let date = Date()
+        let id = try await events.append(topic: "human.response", payload: .string(text), to: snapshot, at: date)
+        return JSONResponse.make(RobotResponseAck(success: true, questionId: pending.id, deliveredAt: Timestamp.format(date), id: String(id)))
+    }
+
+    /// Guidance for a run's next iteration (`human.guidance`). Without `session_id`, the only live run.
+    func guide(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        try context.require(.operator)
+        let body = try await request.decode(as: RobotGuidanceRequest.self, context: context)
+        let text = try EventWriter.text(body.guidanceText, field: "guidance_text")
+        let snapshot: RunSnapshot
+        if let sessionID = body.sessionId, !sessionID.isEmpty {
+            snapshot = try await lookup.run(sessionID)
+        } else {
+            await catalog.waitUntilReady()
+            let live = catalog.snapshots().filter(\.isLive)
+            guard live.count == 1 else {
+                if live.isEmpty { throw APIError.notRunning("no run is live to take the guidance") }
+                throw APIError.invalidBody("session_id is required: \(live.count) runs are live")
+            }
+            snapshot = live[0]
+        }
+        let date = Date()
+        let id = try await events.append(topic: "human.guidance", payload: .string(text), to: snapshot, at: date)
+        return JSONResponse.make(RobotGuidanceAck(success: true, sessionId: snapshot.id, deliveredAt: Timestamp.format(date), id: String(id)))
+    }
+}

@@ -1,0 +1,59 @@
+import AgentRunner
+import Foundation
+import RalphAPI
+import RalphFiles
+
+/// Turns the `{id}` of a session route into a run: a session id, a unique prefix of one, or a pending id answered by
+/// `POST /api/sessions` (which resolves to its run once ralph created the events file).
+struct SessionLookup: Sendable {
+    let catalog: RunCatalog
+    let supervisor: RunSupervisor
+
+    enum Target {
+        case run(RunSnapshot)
+        /// Started here; ralph has not created its events file yet.
+        case pending(RunSupervisor.StartedRun)
+    }
+
+    func target(_ raw: String) async throws(APIError) -> Target {
+        await catalog.waitUntilReady()
+        switch catalog.resolve(raw) {
+        case .found(let id):
+            guard let snapshot = catalog.snapshot(id: id) else { throw .sessionNotFound("session '\(id)' is gone") }
+            return .run(snapshot)
+        case .ambiguous(let matches):
+            throw .ambiguousID(raw, matches: matches)
+        case .notFound(let reason):
+            guard let started = supervisor.startedRun(matching: raw) else { throw .sessionNotFound(reason) }
+            if let runID = started.runID, let snapshot = catalog.snapshot(id: runID) { return .run(snapshot) }
+            return .pending(started)
+        }
+    }
+
+    /// The run, refusing a pending one with `409 conflict` (there is no file to act on yet).
+    func run(_ raw: String) async throws(APIError) -> RunSnapshot {
+        switch try await target(raw) {
+        case .run(let snapshot): return snapshot
+        case .pending(let started):
+            if started.exit != nil { throw .notRunning("session \(started.pendingID) ended (\(started.exit!)) before ralph created its events file") }
+            throw .conflict("session \(started.pendingID) is starting; ralph has not created its events file yet")
+        }
+    }
+
+    /// Waits (polling) until a pending run resolves, its process ends, or `seconds` pass.
+    func waitForRun(_ pending: RunSupervisor.StartedRun, seconds: Double) async -> RunSnapshot? {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while ContinuousClock.now < deadline {
+            guard let current = supervisor.startedRun(matching: pending.pendingID) else { return nil }
+            if let runID = current.runID, let snapshot = catalog.snapshot(id: runID) { return snapshot }
+            if current.exit != nil || !supervisor.isRunning(current) { return nil }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
+    }
+
+    /// A pending run as a session.
+    func session(_ pending: RunSupervisor.StartedRun) -> Session? {
+        supervisor.pendingSessions().first { $0.id == pending.pendingID }
+    }
+}

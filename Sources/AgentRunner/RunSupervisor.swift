@@ -26,6 +26,8 @@ public final class RunSupervisor: Sendable {
         public var stopGrace: Double = 10
         /// Seconds `start` waits for ralph's events file before answering with a pending id.
         public var startTimeout: Double = 5
+        /// A run's output log is truncated (with a note) when it grows past this many bytes.
+        public var logLimit = 256 << 20
         public var dataDirectory: String
         /// The environment ralph runs with.
         public var environment: [String: String]
@@ -275,7 +277,17 @@ public final class RunSupervisor: Sendable {
     }
 
     private func watchExit(of child: ChildProcess, pendingID: String) {
+        let log = logDirectory + "/\(pendingID).log"
+        let limit = configuration.logLimit
+        let logger = self.logger
+        let guardTask = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(5))
+                if Self.truncateIfOver(log, limit: limit) { logger.notice("log of \(pendingID) passed \(limit) bytes and was truncated") }
+            }
+        }
         Task {
+            defer { guardTask.cancel() }
             let exit = await child.waitForExit()
             state.withLock { s in
                 s.started[pendingID]?.exit = exit.description
@@ -457,6 +469,15 @@ public final class RunSupervisor: Sendable {
                 logger.error("cannot save \(path): \(error)")
             }
         }
+    }
+
+    /// Truncates a log that grew past `limit` bytes and notes it. The child writes with O_APPEND, so its next write
+    /// lands at the new end. Returns true if it truncated.
+    static func truncateIfOver(_ path: String, limit: Int) -> Bool {
+        guard let size = FileSystem.status(path)?.size, size > limit else { return false }
+        guard truncate(path, 0) == 0 else { return false }
+        try? EventFileAppender.append(line: Array("[ralph-mobile: the log passed \(limit) bytes and was truncated here]".utf8), to: path)
+        return true
     }
 
     static func randomID() -> String {

@@ -85,4 +85,16 @@ struct ChildProcessTests {
         #expect(!ProcessInspector.isAlive(Int(getpid()), startTicks: (me.startTicks ?? 0) + 1))
         #expect(ProcessInspector.snapshot(0) == nil && ProcessInspector.snapshot(-1) == nil)
     }
+
+    @Test("a log past its limit is truncated with a note, and one under it is left alone")
+    func logLimit() throws {
+        let dir = Self.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let log = dir + "/run.log"
+        FileManager.default.createFile(atPath: log, contents: Data(repeating: 0x41, count: 1000))
+        #expect(!RunSupervisor.truncateIfOver(log, limit: 1000))
+        FileManager.default.createFile(atPath: log, contents: Data(repeating: 0x41, count: 1001))
+        #expect(RunSupervisor.truncateIfOver(log, limit: 1000))
+        #expect(try String(contentsOfFile: log, encoding: .utf8) == "[ralph-mobile: the log passed 1000 bytes and was truncated here]\n")
+    }
 }

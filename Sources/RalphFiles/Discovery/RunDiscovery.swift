@@ -52,35 +52,16 @@ public enum RunDiscovery {
     /// Directories that may hold workspaces under `root` ("containers"): the root, its first-level subdirectories
     /// and `.worktrees` directories, and the worktrees themselves. Watching these catches new workspaces.
     public static func workspaceCandidates(root: String) -> (workspaces: [String], containers: [String]) {
-        var workspaces = [root]
-        var containers = [root]
-        let firstLevel = subdirectories(of: root)
-        for dir in firstLevel {
-            let path = root + "/" + dir
-            if dir == ".worktrees" {
-                containers.append(path)
-                for wt in subdirectories(of: path) where !wt.hasPrefix(".") {
-                    workspaces.append(path + "/" + wt)
-                    containers.append(path + "/" + wt)
-                }
-                continue
-            }
-            if dir.hasPrefix(".") { continue }
-            workspaces.append(path)
-            containers.append(path)
-            let nested = path + "/.worktrees"
-            if FileSystem.status(nested, followSymlinks: false)?.isDirectory == true {
-                containers.append(nested)
-                for wt in subdirectories(of: nested) where !wt.hasPrefix(".") {
-                    workspaces.append(nested + "/" + wt)
-                    containers.append(nested + "/" + wt)
-                }
-            }
+        var result = workspaceCandidates(workspace: root)
+        for dir in subdirectories(of: root) where !dir.hasPrefix(".") {
+            let nested = workspaceCandidates(workspace: root + "/" + dir)
+            result.workspaces += nested.workspaces
+            result.containers += nested.containers
         }
-        return (workspaces, containers)
+        return result
     }
 
-    /// One explicitly named workspace and its worktrees (for a workspace deeper than discovery looks).
+    /// One workspace and its git worktrees (`.worktrees/*`); also used for a workspace deeper than discovery looks.
     public static func workspaceCandidates(workspace: String) -> (workspaces: [String], containers: [String]) {
         var workspaces = [workspace]
         var containers = [workspace]

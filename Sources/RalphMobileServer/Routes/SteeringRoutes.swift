@@ -67,22 +67,19 @@ struct SteeringRoutes {
     }
 
     func pause(_ context: AppRequestContext) async throws -> Response {
-        try context.require(.operator)
-        let snapshot = try await lookup.run(context.parameters.get("id") ?? "")
-        do {
-            let pid = try await supervisor.pause(sessionID: snapshot.id)
-            return JSONResponse.make(ControlResponse(status: "paused", pid: pid))
-        } catch {
-            throw APIError(error)
-        }
+        try await control(context, answer: "paused") { try await supervisor.pause(sessionID: $0) }
     }
 
     func resume(_ context: AppRequestContext) async throws -> Response {
+        try await control(context, answer: "resumed") { try await supervisor.resume(sessionID: $0) }
+    }
+
+    /// Pause and resume: operator role, a run (not a pending one), the supervisor's errors mapped.
+    private func control(_ context: AppRequestContext, answer: String, _ action: (String) async throws -> Int) async throws -> Response {
         try context.require(.operator)
         let snapshot = try await lookup.run(context.parameters.get("id") ?? "")
         do {
-            let pid = try await supervisor.resume(sessionID: snapshot.id)
-            return JSONResponse.make(ControlResponse(status: "resumed", pid: pid))
+            return JSONResponse.make(ControlResponse(status: answer, pid: try await action(snapshot.id)))
         } catch {
             throw APIError(error)
         }

@@ -157,6 +157,9 @@ struct SteeringRoutes {
     ) async throws {
         var offset = start
         while true {
+            // Decide whether this is the last read *before* reading: output written just before the process exited
+            // must still be delivered.
+            let last = !follow || stop.isSet || supervisor.startedRun(matching: run.pendingID).map { !supervisor.isRunning($0) } ?? true
             let current = offset
             let chunk = try await NIOThreadPool.singleton.runIfActive { LogFile.read(run.log, from: current, max: 256 * 1024) }
             if chunk.truncated { offset = 0 }
@@ -165,8 +168,7 @@ struct SteeringRoutes {
                 try await writer.write(ByteBuffer(bytes: chunk.bytes))
                 continue
             }
-            // At the end: stop unless following a process that still runs.
-            guard follow, !stop.isSet, let latest = supervisor.startedRun(matching: run.pendingID), supervisor.isRunning(latest) else { return }
+            if last { return }
             try await Task.sleep(for: .milliseconds(200))
         }
     }

@@ -54,6 +54,18 @@ public struct ErrorPrefix: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let invalidParameter = ErrorPrefix(rawValue: "invalid_parameter")
     public static let notFound = ErrorPrefix(rawValue: "not_found")
     public static let methodNotAllowed = ErrorPrefix(rawValue: "method_not_allowed")
+    // Library and workspace routes (original names, prefix style).
+    public static let taskNotFound = ErrorPrefix(rawValue: "task_not_found")
+    public static let loopNotFound = ErrorPrefix(rawValue: "loop_not_found")
+    public static let memoriesNotFound = ErrorPrefix(rawValue: "memories_not_found")
+    public static let invalidOperation = ErrorPrefix(rawValue: "invalid_operation")
+    public static let mergeFailed = ErrorPrefix(rawValue: "merge_failed")
+    public static let discardFailed = ErrorPrefix(rawValue: "discard_failed")
+    public static let commandError = ErrorPrefix(rawValue: "command_error")
+    public static let registryError = ErrorPrefix(rawValue: "registry_error")
+    public static let invalidConfig = ErrorPrefix(rawValue: "invalid_config")
+    public static let skillNotFound = ErrorPrefix(rawValue: "skill_not_found")
+    public static let unavailable = ErrorPrefix(rawValue: "unavailable")
     /// The original robot route's error for an unknown or no longer pending question.
     public static let questionNotFound = ErrorPrefix(rawValue: "question_not_found")
     public static let internalError = ErrorPrefix(rawValue: "internal_error")

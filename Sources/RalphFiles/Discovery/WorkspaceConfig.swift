@@ -1,5 +1,4 @@
 import Foundation
-import Yams
 
 /// The few config values the read path needs, from the workspace's `ralph.yml` (ralph's default config file).
 public struct WorkspaceConfig: Sendable, Equatable {
@@ -18,7 +17,7 @@ public struct WorkspaceConfig: Sendable, Equatable {
 
     /// Parses YAML text; nil if it is not a YAML mapping.
     public static func parse(yaml: String, path: String?) -> WorkspaceConfig? {
-        guard let root = (try? Yams.load(yaml: yaml)) as? [String: Any] else { return nil }
+        guard let root = RalphYAML.mapping(yaml) else { return nil }
         var config = WorkspaceConfig(path: path)
         if let loop = root["event_loop"] as? [String: Any] {
             config.maxIterations = loop["max_iterations"] as? Int

@@ -12,7 +12,7 @@ public enum BackpressureEvidence {
         let clean = stripANSI(payload)
         var found: [String: BackpressureCheck] = [:]
         var order: [String] = []
-        for rawLine in clean.split(whereSeparator: { $0 == "\n" || $0 == "," || $0 == ";" }) {
+        for rawLine in clean.split(whereSeparator: { $0.isNewline || $0 == "," || $0 == ";" }) {
             var line = rawLine.trimmingCharacters(in: .whitespaces)
             while let first = line.first, "-*•✓✗✅❌".contains(first) { line = line.dropFirst().trimmingCharacters(in: .whitespaces) }
             guard let colon = line.firstIndex(of: ":") else { continue }

@@ -21,7 +21,7 @@ public enum LoopTerminate {
         guard let payload, !payload.isEmpty else { return StopReason(reason: "unknown", at: at) }
         var sections: [String: [String]] = [:]
         var current = ""
-        for raw in payload.split(separator: "\n", omittingEmptySubsequences: false) {
+        for raw in payload.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.hasPrefix("#") {
                 current = line.drop(while: { $0 == "#" }).trimmingCharacters(in: .whitespaces).lowercased()

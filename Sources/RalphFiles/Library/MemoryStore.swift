@@ -1,0 +1,81 @@
+import Foundation
+import RalphAPI
+
+/// ralph's memories, `.ralph/agent/memories.md`: markdown with `## Patterns|Decisions|Fixes|Context` sections,
+/// entries `### mem-<secs>-<4hex>`, content lines `> …` and `<!-- tags: a, b | created: YYYY-MM-DD -->`.
+///
+/// Locked like ralph does (sidecar `memories.md.lock`: shared to read, exclusive to write). In worktrees the file is a
+/// symlink to the main repository's; writes go to the link's target so the link survives. Blocking.
+public struct MemoryStore: Sendable {
+    public let path: String
+    public var lockPath: String { path + ".lock" }
+
+    public init(workspace: String) {
+        self.path = workspace + "/.ralph/agent/memories.md"
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The file's text and modification time; nil when there is no file.
+    public func read() throws -> (content: String, modified: Date?)? {
+        guard FileSystem.status(path) != nil else { return nil }
+        return try FileLock.withLock(lockPath, exclusive: false) { () throws(Failure) -> (String, Date?) in
+            guard let text = FileSystem.readText(path, limit: 16 << 20) else { throw Failure(description: "cannot read \(path)") }
+            return (text, FileSystem.status(path)?.modified)
+        }
+    }
+
+    /// Replaces the file's content; returns the new modification time.
+    public func write(_ content: String) throws -> Date? {
+        try FileLock.withLock(lockPath, exclusive: true) { () throws -> Date? in
+            let target = FileSystem.realPath(path) ?? path
+            try FileSystem.writeAtomically(Data(content.utf8), to: target)
+            return FileSystem.status(target)?.modified
+        }
+    }
+
+    static let sections = ["patterns": "pattern", "decisions": "decision", "fixes": "fix", "context": "context"]
+
+    /// The entries ralph's parser would find: entries before any section are patterns; an entry without content
+    /// lines is dropped; `>` lines without text are not content.
+    public static func parse(_ text: String) -> [MemoryEntry] {
+        var entries: [MemoryEntry] = []
+        var type = "pattern"
+        var current: MemoryEntry?
+        func flush() {
+            if let entry = current, !entry.content.isEmpty { entries.append(entry) }
+            current = nil
+        }
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            if line.hasPrefix("## ") {
+                let name = line.dropFirst(3).trimmingCharacters(in: .whitespaces).lowercased()
+                if let section = sections[name] {
+                    flush()
+                    type = section
+                }
+            } else if line.hasPrefix("### mem-") {
+                flush()
+                let id = String(line.dropFirst(4).prefix { !$0.isWhitespace })
+                if isMemoryID(id) { current = MemoryEntry(id: id, type: type, content: "", tags: [], created: nil) }
+            } else if line.hasPrefix("> "), current != nil {
+                let content = String(line.dropFirst(2))
+                if !content.isEmpty { current!.content += (current!.content.isEmpty ? "" : "\n") + content }
+            } else if line.hasPrefix("<!-- tags:"), current != nil, let bar = line.firstIndex(of: "|") {
+                let tags = line[line.index(line.startIndex, offsetBy: 10)..<bar]
+                current!.tags = tags.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                if let range = line.range(of: "created: ") { current!.created = String(line[range.upperBound...].prefix(10)) }
+            }
+        }
+        flush()
+        return entries
+    }
+
+    /// `mem-<digits>-<4 lowercase hex>`.
+    static func isMemoryID(_ id: String) -> Bool {
+        let parts = id.split(separator: "-")
+        return parts.count == 3 && parts[0] == "mem" && !parts[1].isEmpty && parts[1].allSatisfy(\.isNumber) && parts[2].count == 4
+            && parts[2].unicodeScalars.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
+    }
+}

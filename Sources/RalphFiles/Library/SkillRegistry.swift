@@ -1,0 +1,131 @@
+import Foundation
+import RalphAPI
+
+/// The skills ralph would offer in a workspace, read as ralph reads them.
+///
+/// - Directories come from the workspace config's `skills.dirs` (none by default); a relative one is taken from the
+///   workspace, or from the nearest parent that has it. Only directories inside the workspace roots are read; others
+///   are reported as skipped.
+/// - In a directory, `*.md` is a skill named after the file, `<sub>/SKILL.md` one named after the sub-directory; front
+///   matter (`---` … `---`) may set `name`, `description`, `tags`, `hats`, `backends`.
+/// - ralph's two built-ins (`ralph-tools`, `robot-interaction`) are listed too; their text is compiled into ralph.
+/// - `skills.overrides.<name>` can disable a skill or replace its hats, backends, tags and `auto_inject`.
+/// - `skills.enabled: false` means no skills.
+public enum SkillRegistry {
+    public struct Skill: Sendable, Equatable {
+        public var item: SkillItem
+        /// The text after the front matter (file skills).
+        public var body: String?
+    }
+
+    public struct Result: Sendable {
+        public var skills: [Skill]
+        /// Configured directories that were not read, with the reason.
+        public var skipped: [String]
+    }
+
+    public static let builtins = ["ralph-tools", "robot-interaction"]
+
+    public static func skills(workspace: String, roots: WorkspaceRoots) -> Result {
+        var config: [String: Any] = [:]
+        if let file = PresetLibrary.workspaceConfig(in: workspace, roots: roots), let text = FileSystem.readText(file),
+            let root = RalphYAML.mapping(text), let section = root["skills"] as? [String: Any]
+        {
+            config = section
+        }
+        if config["enabled"] as? Bool == false { return Result(skills: [], skipped: []) }
+        var byName: [String: Skill] = [:]
+        for name in builtins {
+            byName[name] = Skill(
+                item: SkillItem(name: name, description: "built into ralph", tags: [], hats: [], backends: [], autoInject: false, source: "built-in", path: nil),
+                body: nil
+            )
+        }
+        var skipped: [String] = []
+        for dir in PresetLibrary.strings(config["dirs"]) {
+            guard let resolved = resolveDirectory(dir, workspace: workspace) else {
+                skipped.append("\(dir): not a directory")
+                continue
+            }
+            guard roots.root(containing: resolved) != nil else {
+                skipped.append("\(dir): outside the workspace roots")
+                continue
+            }
+            for skill in scan(resolved, workspace: workspace, roots: roots) { byName[skill.item.name] = skill }
+        }
+        for (name, value) in (config["overrides"] as? [String: Any]) ?? [:] {
+            guard var skill = byName[name], let override = value as? [String: Any] else { continue }
+            if override["enabled"] as? Bool == false {
+                byName[name] = nil
+                continue
+            }
+            for (key, keyPath) in [("hats", \SkillItem.hats), ("backends", \SkillItem.backends), ("tags", \SkillItem.tags)] {
+                let values = PresetLibrary.strings(override[key])
+                if !values.isEmpty { skill.item[keyPath: keyPath] = values }
+            }
+            if let inject = override["auto_inject"] as? Bool { skill.item.autoInject = inject }
+            byName[name] = skill
+        }
+        return Result(skills: byName.values.sorted { $0.item.name < $1.item.name }, skipped: skipped)
+    }
+
+    /// ralph's `resolve_skill_dir`: absolute as is; relative from the workspace, else from the nearest parent that has
+    /// it. Canonical path, or nil if there is no such directory.
+    static func resolveDirectory(_ dir: String, workspace: String) -> String? {
+        if dir.hasPrefix("/") { return FileSystem.realPath(dir).flatMap { FileSystem.status($0)?.isDirectory == true ? $0 : nil } }
+        var base = workspace
+        while true {
+            if let real = FileSystem.realPath(FileSystem.join(base, dir)), FileSystem.status(real)?.isDirectory == true { return real }
+            if base == "/" || base.isEmpty { return nil }
+            base = (base as NSString).deletingLastPathComponent
+        }
+    }
+
+    /// The skills of one directory. A skill file (or the directory holding a `SKILL.md`) that resolves outside the
+    /// roots through a symbolic link is not read.
+    static func scan(_ dir: String, workspace: String, roots: WorkspaceRoots) -> [Skill] {
+        var skills: [Skill] = []
+        for name in (FileSystem.list(dir) ?? []).sorted() where !name.hasPrefix(".") {
+            let path = dir + "/" + name
+            guard let status = FileSystem.status(path), let real = FileSystem.realPath(path), roots.root(containing: real) != nil else { continue }
+            if status.isDirectory, let skillFile = FileSystem.realPath(path + "/SKILL.md"), roots.root(containing: skillFile) == nil { continue }
+            if status.isRegularFile, name.hasSuffix(".md") {
+                if let skill = load(path, fallbackName: String(name.dropLast(3)), workspace: workspace) { skills.append(skill) }
+            } else if status.isDirectory, FileSystem.status(path + "/SKILL.md")?.isRegularFile == true {
+                if let skill = load(path + "/SKILL.md", fallbackName: name, workspace: workspace) { skills.append(skill) }
+            }
+        }
+        return skills
+    }
+
+    static func load(_ file: String, fallbackName: String, workspace: String) -> Skill? {
+        guard let text = FileSystem.readText(file, limit: 4 << 20) else { return nil }
+        let (front, body) = frontMatter(text)
+        let name = (front["name"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? fallbackName
+        let item = SkillItem(
+            name: name, description: front["description"] as? String ?? "", tags: PresetLibrary.strings(front["tags"]),
+            hats: PresetLibrary.strings(front["hats"]), backends: PresetLibrary.strings(front["backends"]), autoInject: false, source: "file",
+            path: FileSystem.relative(file, to: workspace)
+        )
+        return Skill(item: item, body: body)
+    }
+
+    /// ralph's front-matter split: the trimmed text must start with `---`; the YAML runs to the next `\n---`; the body
+    /// follows with leading newlines removed. Invalid YAML still has its block removed; no closing line means no front
+    /// matter.
+    static func frontMatter(_ raw: String) -> (fields: [String: Any], body: String) {
+        let text = raw.drop { $0.isWhitespace }
+        guard text.hasPrefix("---") else { return ([:], raw) }
+        let afterOpen = text.dropFirst(3)
+        guard let close = afterOpen.range(of: "\n---") else { return ([:], raw) }
+        let yaml = String(afterOpen[..<close.lowerBound])
+        let body = String(afterOpen[close.upperBound...]).drop { $0 == "\n" }
+        let fields = RalphYAML.mapping(yaml) ?? [:]
+        return (fields, String(body))
+    }
+
+    /// How ralph hands a loaded skill to the agent: `<name-skill>\n…\n</name-skill>`.
+    public static func wrap(name: String, body: String) -> String {
+        "<\(name)-skill>\n\(body)\n</\(name)-skill>"
+    }
+}

@@ -449,6 +449,53 @@ public final class RunSupervisor: Sendable {
         return process.pid
     }
 
+    // MARK: - Other ralph commands
+
+    /// What a finished command printed.
+    public struct CommandOutput: Sendable {
+        public var exit: ChildProcess.Exit
+        /// stdout and stderr together (at most the last 1 MiB).
+        public var text: String
+    }
+
+    /// Runs `ralph <arguments>` in `directory` and waits (without blocking) for it to finish; after `timeout` seconds
+    /// its process group is killed.
+    public func runRalphCommand(_ arguments: [String], in directory: String, timeout: Double) async throws(ControlError) -> CommandOutput {
+        let log = logDirectory + "/command-\(Self.randomID()).log"
+        defer { unlink(log) }
+        var environment = configuration.environment
+        environment["RALPH_MOBILE_API_KEY"] = nil
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.spawn(configuration.ralphCommand, arguments: arguments, workingDirectory: directory, environment: environment, logFile: log)
+        } catch {
+            throw .spawnFailed(error.description)
+        }
+        logger.info("running \(child.executable) \(arguments.joined(separator: " "))", metadata: ["cwd": "\(directory)"])
+        let timer = Task {
+            try await Task.sleep(for: .milliseconds(Int(timeout * 1000)))
+            kill(-child.pid, SIGKILL)
+        }
+        let exit = await child.waitForExit()
+        timer.cancel()
+        if exit == .signaled(SIGKILL), (try? await timer.value) != nil {
+            throw .conflict("`ralph \(arguments.joined(separator: " "))` did not finish within \(Int(timeout)) seconds and was stopped")
+        }
+        let size = FileSystem.status(log)?.size ?? 0
+        let chunk = Self.readTail(log, bytes: min(size, 1 << 20))
+        return CommandOutput(exit: exit, text: chunk)
+    }
+
+    static func readTail(_ path: String, bytes: Int) -> String {
+        guard bytes > 0, let size = FileSystem.status(path)?.size else { return "" }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return "" }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: bytes)
+        let n = buffer.withUnsafeMutableBytes { FileSystem.pread(fd: fd, into: $0, offset: max(0, size - bytes)) }
+        return String(decoding: buffer.prefix(max(0, n)), as: UTF8.self)
+    }
+
     // MARK: - Persistence
 
     private func persist() {

@@ -21,6 +21,7 @@ public struct RalphMobileServer: Sendable {
     public let keyStore: KeyStore
     public let authenticator: Authenticator
     public let supervisor: RunSupervisor
+    let hostSampler: HostSampler
     let hub: EventHub
     let demo: DemoLoop?
     let logger: Logger
@@ -80,6 +81,7 @@ public struct RalphMobileServer: Sendable {
         var supervisorLogger = logger
         supervisorLogger[metadataKey: "area"] = "supervisor"
         supervisor = RunSupervisor(configuration: supervisorConfiguration, catalog: catalog, logger: supervisorLogger)
+        hostSampler = HostSampler(diskPath: roots.first ?? configuration.dataDirectory)
     }
 
     /// The Hummingbird application. `onServerRunning` receives the bound port (useful with port 0).
@@ -95,6 +97,12 @@ public struct RalphMobileServer: Sendable {
         SessionRoutes(catalog: catalog, lookup: lookup).register(on: router)
         SteeringRoutes(catalog: catalog, roots: WorkspaceRoots(roots), lookup: lookup, events: events).register(on: router)
         RobotRoutes(catalog: catalog, lookup: lookup, events: events).register(on: router)
+        let workspaceRoots = WorkspaceRoots(roots)
+        let selector = WorkspaceSelector(roots: workspaceRoots, lookup: lookup)
+        LibraryRoutes(selector: selector, roots: workspaceRoots, supervisor: supervisor).register(on: router)
+        WorkspaceRoutes(selector: selector).register(on: router)
+        LoopRoutes(selector: selector, roots: workspaceRoots, supervisor: supervisor, catalog: catalog).register(on: router)
+        HostRoutes(sampler: hostSampler).register(on: router)
         EventStreamRoutes(catalog: catalog, hub: hub, lookup: lookup).register(on: router)
         KeyRoutes(keyStore: keyStore).register(on: router)
         routeTable.record(router.routes.map { ($0.path, $0.method.rawValue) })

@@ -45,6 +45,50 @@ struct Options {
     var backend: String?
 }
 
+/// `ralph loops merge <id>` / `ralph loops discard <id> -y` / `ralph tools skill load <name>`, as far as files go.
+func otherCommand(_ args: [String]) -> Never {
+    let cwd = FileManager.default.currentDirectoryPath
+    switch (args.first, args.dropFirst().first) {
+    case ("loops", "merge"?), ("loops", "discard"?):
+        let merging = args[1] == "merge"
+        guard args.count >= 3 else { fail("error: the following required arguments were not provided:\n  <LOOP_ID>", code: 2) }
+        let id = args[2]
+        if !merging && !args.contains("-y") && !args.contains("--yes") { fail("Error: refusing to discard \(id) without confirmation (use -y)", code: 1) }
+        let registryPath = cwd + "/.ralph/loops.json"
+        var loops: [[String: Any]] = []
+        if let data = FileManager.default.contents(atPath: registryPath), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+            loops = object["loops"] as? [[String: Any]] ?? []
+        }
+        let worktree = cwd + "/.worktrees/" + id
+        let entry = loops.first { $0["id"] as? String == id }
+        guard entry != nil || FileManager.default.fileExists(atPath: worktree) else { fail("Error: No loop found matching '\(id)'", code: 1) }
+        if let pid = entry?["pid"] as? Int, kill(pid_t(pid), 0) == 0 { fail("Error: loop \(id) is still running (pid \(pid))", code: 1) }
+        func queue(_ event: [String: Any]) {
+            let line: [String: Any] = ["ts": Timestamp.now(), "loop_id": id, "event": event]
+            let data = try! JSONSerialization.data(withJSONObject: line, options: [.sortedKeys])
+            try? EventFileAppender.append(line: Array(data), to: cwd + "/.ralph/merge-queue.jsonl", create: true)
+        }
+        if merging {
+            queue(["type": "merging", "pid": Int(getpid())])
+            queue(["type": "merged", "commit": String(format: "%08x", UInt32.random(in: 0...UInt32.max))])
+        } else {
+            queue(["type": "discarded", "reason": "User requested discard"])
+        }
+        try? FileManager.default.removeItem(atPath: worktree)
+        loops.removeAll { $0["id"] as? String == id }
+        try? JSONSerialization.data(withJSONObject: ["loops": loops], options: [.prettyPrinted]).write(to: URL(fileURLWithPath: registryPath))
+        print(merging ? "Merged loop \(id)" : "Discarded loop \(id)")
+        exit(0)
+    case ("tools", "skill"?) where args.count >= 4 && args[2] == "load":
+        let name = args[3]
+        guard SkillRegistry.builtins.contains(name) else { fail("Error: Skill '\(name)' not found", code: 1) }
+        print(SkillRegistry.wrap(name: name, body: "# \(name)\n\nBuilt-in skill text (from the fake-ralph double)."))
+        exit(0)
+    default:
+        fail("error: unrecognized subcommand '\(args.first ?? "")'\n\nUsage: ralph <COMMAND>\n\nFor more information, try '--help'.", code: 2)
+    }
+}
+
 func parseArguments(_ args: [String]) -> Options {
     guard args.first == "run" else {
         fail("error: unrecognized subcommand '\(args.first ?? "")'\n\nUsage: ralph <COMMAND>\n\nFor more information, try '--help'.", code: 2)
@@ -77,7 +121,9 @@ func parseArguments(_ args: [String]) -> Options {
 @main
 struct FakeRalph {
     static func main() throws {
-        let options = parseArguments(Array(CommandLine.arguments.dropFirst()))
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first != "run" { otherCommand(arguments) }
+        let options = parseArguments(arguments)
         let cwd = FileManager.default.currentDirectoryPath
 
         // Config.
@@ -210,6 +256,12 @@ struct FakeRalph {
         guard sleepChecking(pace / 2) else { interrupted() }
         try writer.record(topic: "LOOP_COMPLETE", payload: "done", iteration: iteration, hat: hats[0])
         try writer.terminate(reason: "completed", status: "All tasks completed successfully.", iterations: iteration, exitCode: 0)
+        if workspace != cwd {
+            // A finished worktree loop waits in the merge queue of the main repository.
+            let line: [String: Any] = ["ts": Timestamp.now(), "loop_id": (workspace as NSString).lastPathComponent, "event": ["type": "queued", "prompt": prompt]]
+            let data = try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys])
+            try EventFileAppender.append(line: Array(data), to: cwd + "/.ralph/merge-queue.jsonl", create: true)
+        }
         print("ralph: completed after \(iteration) iterations")
         exit(0)
     }

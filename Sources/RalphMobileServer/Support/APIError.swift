@@ -20,6 +20,8 @@ public enum APIError: Error, Sendable, Equatable {
     case notRunning(String)
     case conflict(String)
     case questionNotFound(String)
+    /// Any other contract error: a status, an error prefix and a detail.
+    case other(HTTPResponse.Status, ErrorPrefix, String)
     case invalidBody(String)
     case invalidParameter(String)
     case notFound(String)
@@ -34,6 +36,7 @@ public enum APIError: Error, Sendable, Equatable {
         case .forbidden, .forbiddenAction: .forbidden
         case .invalidBody, .invalidParameter, .invalidPath, .invalidTopic: .badRequest
         case .failedToSpawn: .internalServerError
+        case .other(let status, _, _): status
         case .methodNotAllowed: .methodNotAllowed
         case .internalError: .internalServerError
         }
@@ -55,6 +58,7 @@ public enum APIError: Error, Sendable, Equatable {
         case .notRunning(let detail): ErrorResponse(prefix: .notRunning, detail: detail)
         case .conflict(let detail): ErrorResponse(prefix: .conflict, detail: detail)
         case .questionNotFound(let detail): ErrorResponse(prefix: .questionNotFound, detail: detail)
+        case .other(_, let prefix, let detail): ErrorResponse(prefix: prefix, detail: detail)
         case .invalidBody(let detail): ErrorResponse(prefix: .invalidBody, detail: detail)
         case .invalidParameter(let detail): ErrorResponse(prefix: .invalidParameter, detail: detail)
         case .notFound(let detail): ErrorResponse(prefix: .notFound, detail: detail)

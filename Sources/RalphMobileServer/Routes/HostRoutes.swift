@@ -1,0 +1,27 @@
+import AgentRunner
+import Hummingbird
+import RalphAPI
+
+/// Host figures: CPU, memory, disk and network rates, and the busiest processes.
+struct HostRoutes {
+    let sampler: HostSampler
+
+    func register(on router: Router<AppRequestContext>) {
+        router.get("/api/host/metrics") { _, context in
+            try context.require(.viewer)
+            return JSONResponse.make(try await reading().metrics)
+        }
+        router.get("/api/host/processes") { _, context in
+            try context.require(.viewer)
+            return JSONResponse.make(HostProcessesResponse(processes: try await reading().processes))
+        }
+    }
+
+    func reading() async throws -> HostSampler.Reading {
+        do {
+            return try await sampler.reading()
+        } catch let error as HostSampler.SampleError {
+            throw APIError.other(.serviceUnavailable, .unavailable, error.description)
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import AgentRunner
+import Foundation
+import Hummingbird
+import NIOPosix
+import RalphAPI
+import RalphFiles
+
+/// Configs, presets, hats, prompts and skills of a workspace, and config export/import.
+struct LibraryRoutes {
+    let selector: WorkspaceSelector
+    let roots: WorkspaceRoots
+    let supervisor: RunSupervisor
+
+    func register(on router: Router<AppRequestContext>) {
+        router.get("/api/configs") { request, context in
+            try context.require(.viewer)
+            let workspace = try await selector.workspace(for: request)
+            return JSONResponse.make(ConfigsResponse(configs: try await blocking { PresetLibrary.configs(in: workspace, roots: roots) }))
+        }
+        router.get("/api/configs/**") { request, context in
+            try await content(request, context, contentType: "yaml", notFound: .configNotFound) { path, workspace in
+                PresetLibrary.configFile(path, workspace: workspace, roots: roots)
+            }
+        }
+        router.get("/api/prompts") { request, context in
+            try context.require(.viewer)
+            let workspace = try await selector.workspace(for: request)
+            return JSONResponse.make(PromptsResponse(prompts: try await blocking { PresetLibrary.prompts(in: workspace) }))
+        }
+        router.get("/api/prompts/**") { request, context in
+            try await content(request, context, contentType: "markdown", notFound: .promptNotFound) { path, workspace in
+                PresetLibrary.promptFile(path, workspace: workspace, roots: roots)
+            }
+        }
+        router.get("/api/presets") { request, context in
+            try context.require(.viewer)
+            let workspace = try await selector.workspace(for: request)
+            return JSONResponse.make(PresetsResponse(presets: try await blocking { PresetLibrary.presets(in: workspace, roots: roots) }))
+        }
+        router.get("/api/hats") { request, context in
+            try context.require(.viewer)
+            let workspace = try await selector.workspace(for: request)
+            return JSONResponse.make(HatsResponse(hats: try await blocking { PresetLibrary.hats(in: workspace, roots: roots) }))
+        }
+        router.get("/api/skills") { request, context in
+            try context.require(.viewer)
+            let skills = try await skills(request)
+            return JSONResponse.make(SkillsResponse(skills: skills.map(\.item), count: skills.count))
+        }
+        router.get("/api/skills/{name}") { request, context in
+            try context.require(.viewer)
+            return JSONResponse.make(try await skill(named: context.parameters.get("name") ?? "", request).item)
+        }
+        router.post("/api/skills/{name}/load") { request, context in
+            try context.require(.viewer)
+            let skill = try await skill(named: context.parameters.get("name") ?? "", request)
+            if let body = skill.body { return JSONResponse.make(SkillContentResponse(name: skill.item.name, content: SkillRegistry.wrap(name: skill.item.name, body: body))) }
+            // A built-in: its text is compiled into ralph, which prints it.
+            let workspace = try await selector.workspace(for: request)
+            let output = try await supervisor.runRalphCommand(["tools", "skill", "load", skill.item.name], in: workspace, timeout: 30)
+            guard output.exit == .exited(0) else {
+                throw APIError.internalError("`ralph tools skill load \(skill.item.name)` failed (\(output.exit)): \(output.text.suffix(500))")
+            }
+            return JSONResponse.make(SkillContentResponse(name: skill.item.name, content: output.text.trimmingCharacters(in: .newlines)))
+        }
+        router.post("/api/config/export") { request, context in
+            try context.require(.viewer)
+            let workspace = try await selector.workspace(for: request)
+            let exported = try await blocking { () -> ConfigExportResponse? in
+                guard let file = PresetLibrary.workspaceConfig(in: workspace, roots: roots), let text = FileSystem.readText(file, limit: 4 << 20) else { return nil }
+                return ConfigExportResponse(content: text, filename: (file as NSString).lastPathComponent)
+            }
+            guard let exported else { throw APIError.configNotFound("no ralph configuration file (ralph.yml or ralph.yaml) in \(workspace)") }
+            return JSONResponse.make(exported)
+        }
+        router.post("/api/config/import") { request, context in
+            try context.require(.admin)
+            let body = try await request.decode(as: ConfigImportRequest.self, context: context)
+            if body.content.utf8.count > 1 << 20 { throw APIError.invalidBody("content is larger than 1 MiB") }
+            let problems = RalphConfigValidator.problems(in: body.content)
+            guard problems.isEmpty else { throw APIError.other(.badRequest, .invalidConfig, problems.joined(separator: "; ")) }
+            let workspace = try await selector.workspace(for: request)
+            return JSONResponse.make(try await blocking { try Self.importConfig(body.content, into: workspace, roots: roots) })
+        }
+    }
+
+    /// Writes the workspace's config (`ralph.yml`, or the `ralph.yaml` it already has), keeping the old file as
+    /// `<name>.bak-YYYYMMDD-HHMMSS`. Blocking.
+    static func importConfig(_ content: String, into workspace: String, roots: WorkspaceRoots) throws -> ConfigImportResponse {
+        let existing = PresetLibrary.workspaceConfig(in: workspace, roots: roots)
+        let target = existing ?? workspace + "/ralph.yml"
+        let name = (target as NSString).lastPathComponent
+        var backup: String?
+        if let existing, let data = FileManager.default.contents(atPath: existing) {
+            let stamp = Timestamp.format(Date()).prefix(19).filter(\.isNumber)
+            let backupName = "\(name).bak-\(stamp.prefix(8))-\(stamp.dropFirst(8))"
+            do {
+                try FileSystem.writeAtomically(data, to: workspace + "/" + backupName)
+            } catch {
+                throw APIError.internalError("cannot keep a backup of \(name): \(error)")
+            }
+            backup = backupName
+        }
+        do {
+            try FileSystem.writeAtomically(Data(content.utf8), to: target)
+        } catch {
+            throw APIError.internalError("cannot write \(name): \(error)")
+        }
+        return ConfigImportResponse(status: "Configuration imported successfully", path: name, backup: backup)
+    }
+
+    /// `GET /api/configs/{path}`, `/api/prompts/{path}`: a file the route may serve, inside the roots.
+    func content(
+        _ request: Request, _ context: AppRequestContext, contentType: String, notFound: ErrorPrefix,
+        resolve: @escaping @Sendable (String, String) -> Result<String, WorkspaceRoots.PathError>
+    ) async throws -> Response {
+        try context.require(.viewer)
+        let path = try PathParameter.decode(context)
+        let workspace = try await selector.workspace(for: request)
+        let text = try await blocking { () throws -> String in
+            switch resolve(path, workspace) {
+            case .success(let file):
+                guard let text = FileSystem.readText(file, limit: 4 << 20) else { throw APIError.other(.notFound, notFound, path) }
+                return text
+            case .failure(.notFound):
+                throw APIError.other(.notFound, notFound, path)
+            case .failure(let error):
+                throw APIError.invalidPath(error.description)
+            }
+        }
+        return JSONResponse.make(FileContentResponse(path: path, content: text, contentType: contentType))
+    }
+
+    func skills(_ request: Request) async throws -> [SkillRegistry.Skill] {
+        let workspace = try await selector.workspace(for: request)
+        let roots = self.roots
+        return try await blocking { SkillRegistry.skills(workspace: workspace, roots: roots).skills }
+    }
+
+    func skill(named name: String, _ request: Request) async throws -> SkillRegistry.Skill {
+        guard let skill = try await skills(request).first(where: { $0.item.name == name }) else {
+            throw APIError.other(.notFound, .skillNotFound, "no skill named '\(name.prefix(100))'")
+        }
+        return skill
+    }
+}
+
+/// Runs blocking file work on the thread pool.
+func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await NIOThreadPool.singleton.runIfActive(work)
+}

@@ -1,0 +1,154 @@
+import AgentRunner
+import Foundation
+import Hummingbird
+import RalphAPI
+import RalphFiles
+
+/// ralph's parallel loops: the registry (`.ralph/loops.json`), the merge queue, starting a loop, and merging or
+/// discarding one with `ralph loops merge|discard`.
+struct LoopRoutes {
+    let selector: WorkspaceSelector
+    let roots: WorkspaceRoots
+    let supervisor: RunSupervisor
+    let catalog: RunCatalog
+
+    /// `ralph loops merge` runs a whole merge loop; give it time.
+    static let mergeTimeout = 15.0 * 60
+    static let discardTimeout = 120.0
+
+    func register(on router: Router<AppRequestContext>) {
+        router.get("/api/loops") { request, context in
+            try context.require(.viewer)
+            let workspace = try await selector.workspace(for: request)
+            return JSONResponse.make(LoopsResponse(loops: try await liveLoops(workspace).map(\.info)))
+        }
+        router.get("/api/loops/{id}") { request, context in
+            try context.require(.viewer)
+            let id = context.parameters.get("id") ?? ""
+            let workspace = try await selector.workspace(for: request)
+            guard let entry = try await liveLoops(workspace).first(where: { $0.id == id }) else { throw APIError.other(.notFound, .loopNotFound, id) }
+            return JSONResponse.make(entry.info)
+        }
+        router.post("/api/loops") { request, context in try await spawn(request, context) }
+        router.post("/api/loops/{id}/merge") { request, context in
+            try await operate(request, context, verb: "merge", arguments: { ["loops", "merge", $0] }, failure: .mergeFailed, timeout: Self.mergeTimeout)
+        }
+        router.post("/api/loops/{id}/discard") { request, context in
+            try await operate(request, context, verb: "discard", arguments: { ["loops", "discard", $0, "-y"] }, failure: .discardFailed, timeout: Self.discardTimeout)
+        }
+        router.get("/api/merge-queue") { request, context in
+            try context.require(.viewer)
+            let workspace = try await selector.workspace(for: request)
+            let (pending, completed) = try await blocking { () throws -> ([MergeQueueItem], [MergeQueueItem]) in
+                let paths = Dictionary((try? LoopRegistry(workspace: workspace).allEntries())?.compactMap { e in e.worktreePath.map { (e.id, $0) } } ?? [], uniquingKeysWith: { a, _ in a })
+                do {
+                    return try MergeQueue(workspace: workspace).items(worktreePaths: paths)
+                } catch {
+                    throw APIError.internalError("cannot read the merge queue: \(error)")
+                }
+            }
+            return JSONResponse.make(MergeQueueResponse(pending: pending, completed: completed))
+        }
+    }
+
+    func liveLoops(_ workspace: String) async throws -> [LoopRegistry.Entry] {
+        try await blocking {
+            do {
+                return try LoopRegistry(workspace: workspace).liveEntries()
+            } catch {
+                throw APIError.other(.internalServerError, .registryError, "\(error)")
+            }
+        }
+    }
+
+    /// `POST /api/loops`: `ralph run` in the workspace. With the primary loop busy, ralph itself runs the new loop in a
+    /// git worktree (`.worktrees/<name>`) and registers it; `base_branch` is accepted when it is the branch checked out,
+    /// since ralph's worktrees start from the current HEAD (it has no flag to choose another).
+    func spawn(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        try context.require(.admin)
+        let body = try await request.decode(as: SpawnLoopRequest.self, context: context)
+        let prompt = try EventWriter.text(body.prompt, field: "prompt")
+        let workspace = try await selector.workspace(for: request)
+        let roots = self.roots
+        let arguments = try await blocking { () throws -> [String] in
+            var arguments = ["run", "-p", prompt, "--autonomous", "--no-tui"]
+            if let config = body.configPath {
+                arguments += ["-c", try StartRequestValidator(roots: roots).config(config, in: workspace)]
+            }
+            if let base = body.baseBranch, !base.isEmpty, let current = Self.currentBranch(of: workspace), base != current {
+                throw APIError.invalidBody("ralph starts worktree loops from the checked-out branch '\(current)'; base_branch '\(base)' cannot be honoured")
+            }
+            return arguments
+        }
+        let root = roots.root(containing: workspace) ?? workspace
+        let outcome: RunSupervisor.StartOutcome
+        do {
+            outcome = try await supervisor.start(RunSupervisor.StartPlan(workingDirectory: workspace, root: root, arguments: arguments))
+        } catch {
+            throw APIError.failedToSpawn(error.description)
+        }
+        // A worktree loop registers itself in the main repository's registry once its preflight passed.
+        var entry: LoopRegistry.Entry?
+        let deadline = ContinuousClock.now + .seconds(5)
+        while entry == nil, ContinuousClock.now < deadline {
+            entry = (try? await liveLoops(workspace))?.first { $0.pid == outcome.pid }
+            if entry == nil, !outcome.pending, catalog.snapshot(id: outcome.id)?.location.workspace == workspace { break }
+            if entry == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        let response = SpawnLoopResponse(
+            id: entry?.id ?? outcome.id, worktreePath: entry?.worktreePath ?? workspace, status: "starting", sessionId: outcome.pending ? nil : outcome.id,
+            pid: outcome.pid
+        )
+        var result = JSONResponse.make(response, status: .created)
+        result.headers[.location] = "/api/loops/\(response.id)"
+        return result
+    }
+
+    /// Merge or discard: the loop must be a worktree loop known to the registry, the merge queue, or `.worktrees/`.
+    func operate(
+        _ request: Request, _ context: AppRequestContext, verb: String, arguments: (String) -> [String], failure: ErrorPrefix, timeout: Double
+    ) async throws -> Response {
+        try context.require(.admin)
+        let id = context.parameters.get("id") ?? ""
+        // Loop ids are names (`bright-maple`, `loop-1769046733-a3f2`); anything else cannot be one, and never reaches a path.
+        guard !id.isEmpty, id.count <= 128, !id.hasPrefix("."), id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {
+            throw APIError.other(.notFound, .loopNotFound, String(id.prefix(100)))
+        }
+        let workspace = try await selector.workspace(for: request)
+        let kind = try await blocking { () -> String? in
+            if let entry = (try? LoopRegistry(workspace: workspace).allEntries())?.first(where: { $0.id == id }) {
+                return entry.worktreePath == nil ? "primary" : "worktree"
+            }
+            if let queued = try? MergeQueue(workspace: workspace).items(), (queued.pending + queued.completed).contains(where: { $0.id == id }) { return "worktree" }
+            return FileSystem.status(workspace + "/.worktrees/" + id)?.isDirectory == true ? "worktree" : nil
+        }
+        guard let kind else { throw APIError.other(.notFound, .loopNotFound, id) }
+        guard kind == "worktree" else { throw APIError.other(.badRequest, .invalidOperation, "cannot \(verb) primary loop") }
+        let output: RunSupervisor.CommandOutput
+        do {
+            output = try await supervisor.runRalphCommand(arguments(id), in: workspace, timeout: timeout)
+        } catch {
+            throw APIError.other(.internalServerError, .commandError, error.description)
+        }
+        guard output.exit == .exited(0) else {
+            throw APIError.other(.internalServerError, failure, output.text.trimmingCharacters(in: .whitespacesAndNewlines).suffix(2000).description)
+        }
+        let past = verb == "merge" ? "merged" : "discarded"
+        return JSONResponse.make(OperationResponse(success: true, message: "Loop \(id) \(past) successfully"))
+    }
+
+    /// The branch checked out in a git work tree (`ref: refs/heads/<name>` in `.git/HEAD`), nil if detached or not a
+    /// repository.
+    static func currentBranch(of workspace: String) -> String? {
+        var gitDir = workspace + "/.git"
+        if FileSystem.status(gitDir)?.isRegularFile == true, let pointer = FileSystem.readText(gitDir, limit: 4096),
+            let range = pointer.range(of: "gitdir: ")
+        {
+            gitDir = FileSystem.join(workspace, pointer[range.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        guard let head = FileSystem.readText(gitDir + "/HEAD", limit: 4096)?.trimmingCharacters(in: .whitespacesAndNewlines),
+            head.hasPrefix("ref: refs/heads/")
+        else { return nil }
+        return String(head.dropFirst("ref: refs/heads/".count))
+    }
+}

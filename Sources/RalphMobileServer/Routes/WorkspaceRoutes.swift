@@ -1,0 +1,105 @@
+import Foundation
+import Hummingbird
+import RalphAPI
+import RalphFiles
+
+/// ralph's memories and tasks of a workspace, read and written in ralph's formats under ralph's locks.
+struct WorkspaceRoutes {
+    let selector: WorkspaceSelector
+
+    static let maxMemoriesBytes = 4 << 20
+
+    func register(on router: Router<AppRequestContext>) {
+        router.get("/api/memories") { request, context in
+            try context.require(.viewer)
+            let store = MemoryStore(workspace: try await selector.workspace(for: request))
+            return JSONResponse.make(try await blocking { try Self.memories(store) })
+        }
+        router.put("/api/memories") { request, context in
+            try context.require(.admin)
+            let body = try await request.decode(as: MemoriesUpdate.self, context: context)
+            if body.content.utf8.count > Self.maxMemoriesBytes { throw APIError.invalidBody("content is larger than \(Self.maxMemoriesBytes) bytes") }
+            let store = MemoryStore(workspace: try await selector.workspace(for: request))
+            return JSONResponse.make(
+                try await blocking {
+                    let modified: Date?
+                    do {
+                        modified = try store.write(body.content)
+                    } catch {
+                        throw APIError.internalError("cannot write memories: \(error)")
+                    }
+                    return MemoriesContent(content: body.content, lastModified: modified.map(Timestamp.format), entries: MemoryStore.parse(body.content))
+                }
+            )
+        }
+        router.post("/api/memories/export") { request, context in
+            try context.require(.viewer)
+            let store = MemoryStore(workspace: try await selector.workspace(for: request))
+            let memories = try await blocking { try Self.memories(store) }
+            guard memories.lastModified != nil else { throw APIError.other(.notFound, .memoriesNotFound, "no \(store.path)") }
+            let now = Date()
+            let stamp = Timestamp.format(now).prefix(19).filter(\.isNumber)
+            return JSONResponse.make(
+                MemoriesExport(content: memories.content, exportedAt: Timestamp.format(now), filename: "memories-\(stamp.prefix(8))-\(stamp.dropFirst(8)).md")
+            )
+        }
+        router.get("/api/tasks") { request, context in
+            try context.require(.viewer)
+            let store = TaskStore(workspace: try await selector.workspace(for: request))
+            var tasks = try await blocking { try Self.perform { () throws(TaskStore.StoreError) in try store.load() } }
+            if let status = request.uri.queryParameters["status"].map({ String($0).lowercased() }), !status.isEmpty {
+                tasks = tasks.filter { $0.status.lowercased() == status }
+            }
+            let sorted = TaskStore.sorted(tasks)
+            return JSONResponse.make(TasksResponse(tasks: sorted, total: sorted.count))
+        }
+        router.post("/api/tasks") { request, context in
+            try context.require(.admin)
+            let body = try await request.decode(as: CreateTaskRequest.self, context: context)
+            if let description = body.description, description.utf8.count > 64 * 1024 { throw APIError.invalidBody("description is longer than 64 KiB") }
+            if body.title.utf8.count > 4096 { throw APIError.invalidBody("title is longer than 4096 bytes") }
+            let workspace = try await selector.workspace(for: request)
+            let store = TaskStore(workspace: workspace)
+            let task = try await blocking {
+                // Tag it with the loop that is running there, as `ralph tools task add` does.
+                let loopID = FileSystem.readText(workspace + "/.ralph/current-loop-id", limit: 4096)?.trimmingCharacters(in: .whitespacesAndNewlines)
+                return try Self.perform { () throws(TaskStore.StoreError) in
+                    try store.add(
+                        title: body.title, description: body.description, priority: body.priority ?? 3, blockedBy: body.blockedBy ?? [],
+                        loopID: loopID.flatMap { $0.isEmpty ? nil : $0 }
+                    )
+                }
+            }
+            return JSONResponse.make(task, status: .created)
+        }
+        router.put("/api/tasks/{id}") { request, context in
+            try context.require(.admin)
+            let id = context.parameters.get("id") ?? ""
+            let body = try await request.decode(as: UpdateTaskRequest.self, context: context)
+            let store = TaskStore(workspace: try await selector.workspace(for: request))
+            return JSONResponse.make(try await blocking { try Self.perform { () throws(TaskStore.StoreError) in try store.setStatus(id: id, status: body.status) } })
+        }
+    }
+
+    static func memories(_ store: MemoryStore) throws -> MemoriesContent {
+        do {
+            guard let (content, modified) = try store.read() else { return MemoriesContent(content: "", lastModified: nil, entries: []) }
+            return MemoriesContent(content: content, lastModified: modified.map(Timestamp.format), entries: MemoryStore.parse(content))
+        } catch {
+            throw APIError.internalError("cannot read memories: \(error)")
+        }
+    }
+
+    /// Maps the task store's errors to the contract's.
+    static func perform<T>(_ body: () throws(TaskStore.StoreError) -> T) throws(APIError) -> T {
+        do {
+            return try body()
+        } catch {
+            switch error {
+            case .notFound(let id): throw .other(.notFound, .taskNotFound, id)
+            case .invalid(let why): throw .invalidBody(why)
+            case .io(let why): throw .internalError(why)
+            }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import Hummingbird
+import NIOPosix
+import RalphAPI
+import RalphFiles
+
+/// Which workspace a library or workspace route works on: `?workspace=<dir>` (relative to the first root, or
+/// absolute, inside the roots), or `?session=<id>` (that run's workspace), else the first root — the original server
+/// used its working directory.
+struct WorkspaceSelector: Sendable {
+    let roots: WorkspaceRoots
+    let lookup: SessionLookup
+
+    func workspace(for request: Request) async throws -> String {
+        let query = request.uri.queryParameters
+        if let session = query["session"].map(String.init), !session.isEmpty {
+            switch try await lookup.target(session) {
+            case .run(let snapshot): return snapshot.location.workspace
+            case .pending(let started): return started.workingDirectory
+            }
+        }
+        guard let first = roots.paths.first else { throw APIError.invalidPath("no workspace roots are configured") }
+        guard let requested = query["workspace"].map(String.init), !requested.isEmpty else { return first }
+        let roots = self.roots
+        let result = try await NIOThreadPool.singleton.runIfActive { roots.resolve(requested, relativeTo: first, kind: .directory) }
+        switch result {
+        case .success(let path): return path
+        case .failure(let error): throw APIError.invalidPath("workspace: \(error)")
+        }
+    }
+}
+
+/// A `{path…}` route parameter: the catch-all components, percent-decoded (Hummingbird leaves the path encoded).
+enum PathParameter {
+    static func decode(_ context: AppRequestContext) throws(APIError) -> String {
+        let components = context.parameters.getCatchAll()
+        if components.isEmpty { throw .invalidPath("path cannot be empty") }
+        var decoded: [String] = []
+        for component in components {
+            guard let value = String(component).removingPercentEncoding else { throw .invalidPath("'\(component.prefix(100))' is not valid percent-encoding") }
+            decoded.append(value)
+        }
+        return decoded.joined(separator: "/")
+    }
+}

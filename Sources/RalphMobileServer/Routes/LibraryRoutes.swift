@@ -12,36 +12,20 @@ struct LibraryRoutes {
     let supervisor: RunSupervisor
 
     func register(on router: Router<AppRequestContext>) {
-        router.get("/api/configs") { request, context in
-            try context.require(.viewer)
-            let workspace = try await selector.workspace(for: request)
-            return JSONResponse.make(ConfigsResponse(configs: try await blocking { PresetLibrary.configs(in: workspace, roots: roots) }))
-        }
+        listing("/api/configs", on: router) { workspace in ConfigsResponse(configs: PresetLibrary.configs(in: workspace, roots: roots)) }
         router.get("/api/configs/**") { request, context in
             try await content(request, context, contentType: "yaml", notFound: .configNotFound) { path, workspace in
                 PresetLibrary.configFile(path, workspace: workspace, roots: roots)
             }
         }
-        router.get("/api/prompts") { request, context in
-            try context.require(.viewer)
-            let workspace = try await selector.workspace(for: request)
-            return JSONResponse.make(PromptsResponse(prompts: try await blocking { PresetLibrary.prompts(in: workspace) }))
-        }
+        listing("/api/prompts", on: router) { workspace in PromptsResponse(prompts: PresetLibrary.prompts(in: workspace)) }
         router.get("/api/prompts/**") { request, context in
             try await content(request, context, contentType: "markdown", notFound: .promptNotFound) { path, workspace in
                 PresetLibrary.promptFile(path, workspace: workspace, roots: roots)
             }
         }
-        router.get("/api/presets") { request, context in
-            try context.require(.viewer)
-            let workspace = try await selector.workspace(for: request)
-            return JSONResponse.make(PresetsResponse(presets: try await blocking { PresetLibrary.presets(in: workspace, roots: roots) }))
-        }
-        router.get("/api/hats") { request, context in
-            try context.require(.viewer)
-            let workspace = try await selector.workspace(for: request)
-            return JSONResponse.make(HatsResponse(hats: try await blocking { PresetLibrary.hats(in: workspace, roots: roots) }))
-        }
+        listing("/api/presets", on: router) { workspace in PresetsResponse(presets: PresetLibrary.presets(in: workspace, roots: roots)) }
+        listing("/api/hats", on: router) { workspace in HatsResponse(hats: PresetLibrary.hats(in: workspace, roots: roots)) }
         router.get("/api/skills") { request, context in
             try context.require(.viewer)
             let skills = try await skills(request)
@@ -81,6 +65,15 @@ struct LibraryRoutes {
             guard problems.isEmpty else { throw APIError.other(.badRequest, .invalidConfig, problems.joined(separator: "; ")) }
             let workspace = try await selector.workspace(for: request)
             return JSONResponse.make(try await blocking { try Self.importConfig(body.content, into: workspace, roots: roots) })
+        }
+    }
+
+    /// A viewer route listing something of the selected workspace, computed on the thread pool.
+    func listing<T: Encodable & Sendable>(_ path: RouterPath, on router: Router<AppRequestContext>, _ produce: @escaping @Sendable (String) -> T) {
+        router.get(path) { request, context in
+            try context.require(.viewer)
+            let workspace = try await selector.workspace(for: request)
+            return JSONResponse.make(try await blocking { produce(workspace) })
         }
     }
 

@@ -69,7 +69,7 @@ let package = Package(
         .executableTarget(
             name: "ralph-mobile-server",
             dependencies: [
-                "RalphMobileServer",
+                "RalphMobileServer", "RalphSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

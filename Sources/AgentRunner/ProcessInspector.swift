@@ -58,6 +58,12 @@ public enum ProcessInspector {
         return uid == getuid()
     }
 
+    /// Whether the process is this server itself: a loop lock held by the server's own process must never be signalled
+    /// (SIGSTOP or SIGTERM would stop the server, not a loop).
+    public static func isCurrentProcess(_ snapshot: ProcessSnapshot) -> Bool {
+        snapshot.pid == Int(getpid())
+    }
+
     /// Where to send a signal meant for a process and everything it started: its process group, unless that is the
     /// server's own group (then only the process).
     public static func signalTarget(for snapshot: ProcessSnapshot) -> pid_t {

@@ -363,6 +363,9 @@ public final class RunSupervisor: Sendable {
         guard let pid, let process = ProcessInspector.snapshot(pid), !process.isZombie, ticks == nil || process.startTicks == ticks else {
             throw .notRunning("session \(sessionID) has no running loop process")
         }
+        guard !ProcessInspector.isCurrentProcess(process) else {
+            throw .forbidden("the loop lock of session \(sessionID) is held by this server's own process; refusing to signal it")
+        }
         guard ProcessInspector.belongsToCurrentUser(process) else {
             throw .forbidden("the loop process \(pid) belongs to another user")
         }
@@ -440,7 +443,9 @@ public final class RunSupervisor: Sendable {
         state.withLock { _ = $0.paused.removeValue(forKey: sessionID) }
         persist()
         await catalog.setPaused(false, id: sessionID)
-        guard let process = ProcessInspector.snapshot(paused.pid), !process.isZombie, paused.startTicks == nil || process.startTicks == paused.startTicks else {
+        guard let process = ProcessInspector.snapshot(paused.pid), !process.isZombie, !ProcessInspector.isCurrentProcess(process),
+            paused.startTicks == nil || process.startTicks == paused.startTicks
+        else {
             await catalog.catchUp(id: sessionID)
             throw .notRunning("session \(sessionID) ended while it was paused")
         }

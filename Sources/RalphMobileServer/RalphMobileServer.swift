@@ -23,7 +23,7 @@ public struct RalphMobileServer: Sendable {
     public let supervisor: RunSupervisor
     let hostSampler: HostSampler
     let hub: EventHub
-    let demo: DemoLoop?
+    let demo: DemoProcess?
     let logger: Logger
 
     public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "ralph-mobile.server")) throws(StartupError) {
@@ -51,16 +51,17 @@ public struct RalphMobileServer: Sendable {
         }
         authenticator = Authenticator(keyStore: keyStore, apiKey: configuration.apiKey, loopbackOnly: configuration.isLoopbackOnly)
         if configuration.demo {
-            var options = DemoLoop.Options(workspace: configuration.demoWorkspace)
-            options.pace = configuration.demoPace
-            options.questionTimeout = max(5, configuration.demoPace * 15)
-            options.restBetweenRuns = max(1, configuration.demoPace * 5)
             do {
                 try DemoLoop.prepareWorkspace(configuration.demoWorkspace)
             } catch {
                 throw StartupError("cannot create the demo workspace \(configuration.demoWorkspace): \(error)")
             }
-            demo = DemoLoop(options: options)
+            let options = DemoProcess.Options(
+                command: configuration.demoCommand, workspace: configuration.demoWorkspace, pace: configuration.demoPace,
+                questionTimeout: max(5, configuration.demoPace * 15), restBetweenRuns: max(1, configuration.demoPace * 5),
+                logFile: configuration.demoRoot + "/demo.log"
+            )
+            demo = DemoProcess(options: options, logger: logger)
         } else {
             demo = nil
         }
@@ -142,7 +143,7 @@ struct BackgroundService: Service {
     let hub: EventHub
     let keyStore: KeyStore
     let supervisor: RunSupervisor
-    let demo: DemoLoop?
+    let demo: DemoProcess?
     let heartbeatInterval: Double
     let logger: Logger
 
@@ -152,12 +153,10 @@ struct BackgroundService: Service {
             await catalog.waitUntilReady()
             await supervisor.restore()
         }
-        if let demo {
-            do {
-                try demo.start()
-                logger.notice("demo: a simulated ralph loop is running; watch it in the sessions list")
-            } catch {
-                logger.error("demo could not start: \(error)")
+        let demoTask = demo.map { demo in
+            Task {
+                logger.notice("demo: a simulated ralph loop is starting; watch it in the sessions list")
+                await demo.run()
             }
         }
         let interval = Duration.milliseconds(Int(heartbeatInterval * 1000))
@@ -178,9 +177,9 @@ struct BackgroundService: Service {
             try? await gracefulShutdown()
             group.cancelAll()
         }
-        demo?.stop()
+        await demo?.stop()
+        await demoTask?.value
         hub.closeAll()
         catalog.stop()
-        await demo?.waitUntilFinished()
     }
 }

@@ -18,6 +18,8 @@ public struct ServerConfiguration: Sendable {
     public var demo = false
     /// Seconds between the demo's events.
     public var demoPace: Double = 4
+    /// The command that runs the demo loop in its own process: this executable's hidden `demo-loop` subcommand.
+    public var demoCommand: [String] = [ServerConfiguration.currentExecutable(), "demo-loop"]
     /// Seconds between SSE heartbeat comments when a stream is idle.
     public var heartbeatInterval: Double = 15
     /// Catalog fallback intervals (seconds).
@@ -50,6 +52,14 @@ public struct ServerConfiguration: Sendable {
         #else
         return home + "/.local/share/ralph-mobile"
         #endif
+    }
+
+    /// The path of the running executable.
+    public static func currentExecutable() -> String {
+        #if os(Linux)
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
+        #endif
+        return Bundle.main.executablePath ?? CommandLine.arguments[0]
     }
 
     /// The demo workspace root (the demo project is `demo/ralph-demo` inside it).

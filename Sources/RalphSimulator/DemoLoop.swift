@@ -22,6 +22,8 @@ public final class DemoLoop: Sendable {
         public var restBetweenRuns: Double = 20
         /// Stop after this many runs (nil: until stopped).
         public var runLimit: Int?
+        /// When set, the loop stops as soon as this is no longer its parent process (the server that started it died).
+        public var parentPID: Int32?
 
         public init(workspace: String) {
             self.workspace = workspace
@@ -67,7 +69,11 @@ public final class DemoLoop: Sendable {
         }
     }
 
-    var stopped: Bool { stopFlag.withLock { $0 } }
+    var stopped: Bool {
+        if stopFlag.withLock({ $0 }) { return true }
+        if let parent = options.parentPID, getppid() != parent { return true }
+        return false
+    }
 
     /// Sleeps in small steps; false if asked to stop meanwhile.
     func pause(_ seconds: Double) -> Bool {
@@ -84,7 +90,9 @@ public final class DemoLoop: Sendable {
     }
 
     func runLoop() {
-        var runNumber = 0
+        // A restarted demo goes on with the next task rather than repeating the first.
+        var runNumber = Self.runCount(in: options.workspace)
+        var runsDone = 0
         while !stopped {
             let task = DemoTask.all[runNumber % DemoTask.all.count]
             runNumber += 1
@@ -94,7 +102,8 @@ public final class DemoLoop: Sendable {
                 FileHandle.standardError.write(Data("demo: \(error)\n".utf8))
                 _ = pause(5)
             }
-            if let limit = options.runLimit, runNumber >= limit { break }
+            runsDone += 1
+            if let limit = options.runLimit, runsDone >= limit { break }
             if !pause(options.restBetweenRuns) { break }
         }
     }
@@ -192,6 +201,12 @@ public final class DemoLoop: Sendable {
 
         /// Ignores lines up to `offset` (our own records).
         mutating func skip(to offset: Int) { self.offset = offset }
+    }
+
+    /// How many runs the workspace has seen (its `.ralph/events-*.jsonl` files).
+    static func runCount(in workspace: String) -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: workspace + "/.ralph")) ?? []
+        return names.filter { $0.hasPrefix("events-") && $0.hasSuffix(".jsonl") }.count
     }
 
     /// Creates the demo workspace with a ralph.yml and a PROMPT.md, like `ralph init` would.

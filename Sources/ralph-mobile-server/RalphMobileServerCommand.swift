@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import RalphAPI
 import RalphMobileServer
+import RalphSimulator
 
 /// Options shared by every subcommand that touches the data directory.
 struct DataDirectoryOptions: ParsableArguments {
@@ -35,7 +36,7 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
               ralph-mobile-server --bind-all          LAN access (needs a key)
             """,
         version: RalphMobileVersion.current,
-        subcommands: [Keys.self]
+        subcommands: [Keys.self, DemoLoopCommand.self]
     )
 
     @Option(name: [.short, .long], help: ArgumentHelp("Port to listen on; 0 picks a free one.", valueName: "port"))
@@ -206,5 +207,54 @@ struct Keys: ParsableCommand {
             FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
             throw ExitCode.failure
         }
+    }
+}
+
+/// `ralph-mobile-server demo-loop`: the `--demo` loop, run by the server in a process of its own (hidden).
+struct DemoLoopCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo-loop",
+        abstract: "Run the simulated ralph loop of --demo in a workspace (started by the server).",
+        shouldDisplay: false
+    )
+
+    // Names distinct from the server's own options (--workspace, --demo-pace), which the root command would take.
+    @Option(name: .customLong("dir"), help: "The demo workspace.")
+    var workspace: String
+
+    @Option(name: .customLong("event-pace"), help: "Seconds between events.")
+    var pace: Double = 4
+
+    @Option(name: .customLong("question-timeout"), help: "Seconds to wait for an answer.")
+    var questionTimeout: Double = 60
+
+    @Option(help: "Seconds between runs.")
+    var rest: Double = 20
+
+    @Option(name: .customLong("parent-pid"), help: "Stop when this process is no longer the parent.")
+    var parentPID: Int32?
+
+    func validate() throws {
+        if pace <= 0 || questionTimeout <= 0 || rest < 0 { throw ValidationError("intervals must be positive") }
+    }
+
+    func run() async throws {
+        var options = DemoLoop.Options(workspace: workspace)
+        options.pace = pace
+        options.questionTimeout = questionTimeout
+        options.restBetweenRuns = rest
+        options.parentPID = parentPID
+        let demo = DemoLoop(options: options)
+        // SIGTERM (stop from a client, or the server shutting down), SIGINT, SIGHUP: end the run with loop.terminate.
+        let sources = [SIGTERM, SIGINT, SIGHUP].map { number -> any DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { demo.stop() }
+            source.resume()
+            return source
+        }
+        defer { sources.forEach { $0.cancel() } }
+        try demo.start()
+        await demo.waitUntilFinished()
     }
 }

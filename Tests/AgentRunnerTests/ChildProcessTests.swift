@@ -39,6 +39,10 @@ struct ChildProcessTests {
         #expect(snapshot.processGroup != Int(getpgrp()))
         #expect(ProcessInspector.belongsToCurrentUser(snapshot))
         #expect(ProcessInspector.signalTarget(for: snapshot) == -child.pid)
+        #expect(!ProcessInspector.isCurrentProcess(snapshot))
+        // A loop lock held by this very process (an in-process writer) must never be signalled.
+        let me = try #require(ProcessInspector.snapshot(Int(getpid())))
+        #expect(ProcessInspector.isCurrentProcess(me))
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(child.pid)/fd/0") == "/dev/null")
         kill(-child.pid, SIGSTOP)
         try await Task.sleep(for: .milliseconds(50))

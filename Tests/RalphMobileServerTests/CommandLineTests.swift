@@ -1,3 +1,4 @@
+import AgentRunner
 import Foundation
 import RalphAPI
 import Testing
@@ -165,6 +166,33 @@ struct CommandLineTests {
         #expect(detail.backpressure?.tests == true)
         #expect(detail.stopReason?.reason == "completed")
 
+        // The demo loop runs in a process of its own: pausing, resuming and stopping it signal that process, never
+        // the server (which must keep answering).
+        let next = Locked<Session?>(nil)
+        try await eventually(10, "the next demo run") {
+            let found = try await HTTP.get(base + "/api/sessions").json([Session].self).first { $0.mode == .live }
+            next.withLock { $0 = found }
+            return found != nil
+        }
+        let run = try #require(next.value)
+        let demoPID = try #require(run.pid)
+        #expect(demoPID != Int(server.process.processIdentifier), "the loop is not the server")
+        #expect(try await HTTP.request(base + "/api/sessions/\(run.id)/pause", method: .POST).status == 200)
+        #expect(ProcessInspector.snapshot(demoPID)?.isStopped == true)
+        #expect(try await HTTP.get(base + "/api/health").status == 200, "the server still answers")
+        #expect(try await HTTP.request(base + "/api/sessions/\(run.id)/resume", method: .POST).status == 200)
+        let stop = try await HTTP.request(base + "/api/sessions/\(run.id)", method: .DELETE)
+        #expect(stop.status == 200)
+        #expect(try stop.json(StopSessionResponse.self).terminated)
+        #expect(try await HTTP.get(base + "/api/sessions/\(run.id)").json(SessionDetail.self).stopReason?.reason == "interrupted")
+        #expect(try await HTTP.get(base + "/api/health").status == 200)
+        // After a rest the demo goes on with a new run.
+        try await eventually(10, "a new demo run after the stop") {
+            try await HTTP.get(base + "/api/sessions").json([Session].self).contains { $0.mode == .live && $0.id != run.id }
+        }
+        let loopPID = try #require(try await HTTP.get(base + "/api/sessions").json([Session].self).first { $0.mode == .live }?.pid)
+
         #expect(try await server.terminate() == 0)
+        try await eventually(5, "the demo loop to end with the server") { ProcessInspector.snapshot(loopPID) == nil }
     }
 }

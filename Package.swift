@@ -78,10 +78,23 @@ let package = Package(
         .testTarget(name: "RalphFilesTests", dependencies: ["RalphFiles", "RalphSimulator"], swiftSettings: swiftSettings),
         .testTarget(name: "RalphSimulatorTests", dependencies: ["RalphSimulator", "RalphFiles"], swiftSettings: swiftSettings),
         .testTarget(name: "AgentRunnerTests", dependencies: ["AgentRunner"], swiftSettings: swiftSettings),
+        // Real servers on port 0, temporary directories and polling helpers, shared by the server and client tests.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "RalphMobileServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/TestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "RalphMobileServerTests",
             dependencies: [
-                "RalphMobileServer", "RalphSimulator",
+                "RalphMobileServer", "RalphSimulator", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: swiftSettings

@@ -5,10 +5,7 @@ import Testing
 
 /// Runs the built `ralph-mobile-server` executable (next to the test bundle in the build directory).
 struct Executable {
-    static var path: String {
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("ralph-mobile-server").path
-    }
+    static var path: String { Products.path("ralph-mobile-server") }
 
     struct Output {
         var status: Int32

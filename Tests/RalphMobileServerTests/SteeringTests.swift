@@ -16,7 +16,7 @@ struct SteeringHarness {
     let root: String
     let data: String
 
-    static var fakeRalph: String { URL(fileURLWithPath: Executable.path).deletingLastPathComponent().appendingPathComponent("fake-ralph").path }
+    static var fakeRalph: String { Products.fakeRalph }
 
     static func start(_ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> SteeringHarness {
         let tmp = TemporaryDirectory()
@@ -276,7 +276,8 @@ struct SteeringTests {
     func pendingRun() async throws {
         let h = try await SteeringHarness.start { $0.startTimeout = 0.2 }
         defer { h.stop() }
-        h.config("iterations: 3\npace: 0.05\nstart_delay: 3")
+        // Long enough that the run file is still missing while the routes are checked, even on a loaded machine.
+        h.config("iterations: 3\npace: 0.05\nstart_delay: 6")
         let started = try await h.startRun()
         #expect(started.pending)
         let status = try await h.status(started.id)
@@ -284,7 +285,7 @@ struct SteeringTests {
         #expect(try await HTTP.get(h.server.base + "/api/sessions").json([Session].self).first?.id == started.id)
         #expect(try await h.post("/api/sessions/\(started.id)/steer", #"{"message":"x"}"#).status == 409)
         // The stream waits for the run, then streams it.
-        let messages = try await h.stream(started.id).messagesUntilClosed(timeout: 10)
+        let messages = try await h.stream(started.id).messagesUntilClosed(timeout: 20)
         #expect(messages.first?.json["topic"] as? String == "task.start")
         #expect(messages.last?.json["status"] as? String == "completed")
         let resolved = try await h.status(started.id)

@@ -206,12 +206,3 @@ final class SSETestClient: Sendable {
         }
     }
 }
-
-
-/// A value behind a lock that can be shared with tasks.
-final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-    init(_ value: Value) { mutex = Mutex(value) }
-    func withLock<R>(_ body: (inout Value) -> R) -> R { mutex.withLock { body(&$0) } }
-    var value: Value { mutex.withLock { $0 } }
-}

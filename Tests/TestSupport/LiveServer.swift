@@ -9,16 +9,16 @@ import ServiceLifecycle
 import Synchronization
 
 /// A temporary directory removed when the test is done with it.
-final class TemporaryDirectory: Sendable {
-    let path: String
+public final class TemporaryDirectory: Sendable {
+    public let path: String
 
-    init(_ label: String = "rm-test") {
+    public init(_ label: String = "rm-test") {
         let base = FileManager.default.temporaryDirectory.path
         path = base + "/\(label)-\(UUID().uuidString.prefix(8))"
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
-    func subdirectory(_ name: String) -> String {
+    public func subdirectory(_ name: String) -> String {
         let p = path + "/" + name
         try! FileManager.default.createDirectory(atPath: p, withIntermediateDirectories: true)
         return p
@@ -28,15 +28,15 @@ final class TemporaryDirectory: Sendable {
 }
 
 /// The real server on a real socket (port 0), run the way `ralph-mobile-server` runs it.
-final class LiveServer: Sendable {
-    let server: RalphMobileServer
-    let port: Int
+public final class LiveServer: Sendable {
+    public let server: RalphMobileServer
+    public let port: Int
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    var base: String { "http://127.0.0.1:\(port)" }
+    public var base: String { "http://127.0.0.1:\(port)" }
 
-    static func start(workspaces: [String], dataDirectory: String, _ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> LiveServer {
+    public static func start(workspaces: [String], dataDirectory: String, _ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> LiveServer {
         var configuration = ServerConfiguration(dataDirectory: dataDirectory)
         configuration.port = 0
         configuration.workspaces = workspaces
@@ -64,33 +64,33 @@ final class LiveServer: Sendable {
     }
 
     /// Graceful shutdown, as SIGTERM would do.
-    func stop() async {
+    public func stop() async {
         await group.triggerGracefulShutdown()
         _ = try? await task.value
     }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct TestFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// A plain HTTP response.
-struct HTTPResult {
-    var status: Int
-    var headers: HTTPHeaders
-    var body: Data
+public struct HTTPResult {
+    public var status: Int
+    public var headers: HTTPHeaders
+    public var body: Data
 
-    var text: String { String(decoding: body, as: UTF8.self) }
+    public var text: String { String(decoding: body, as: UTF8.self) }
 
-    func json<T: Decodable>(_ type: T.Type) throws -> T { try JSONDecoder().decode(T.self, from: body) }
+    public func json<T: Decodable>(_ type: T.Type) throws -> T { try JSONDecoder().decode(T.self, from: body) }
 
     /// The body as untyped JSON.
-    var object: Any? { try? JSONSerialization.jsonObject(with: body) }
+    public var object: Any? { try? JSONSerialization.jsonObject(with: body) }
 }
 
-enum HTTP {
-    static func request(
+public enum HTTP {
+    public static func request(
         _ url: String, method: HTTPMethod = .GET, headers: [(String, String)] = [], body: String? = nil, timeout: TimeAmount = .seconds(10)
     ) async throws -> HTTPResult {
         var request = HTTPClientRequest(url: url)
@@ -105,13 +105,13 @@ enum HTTP {
         return HTTPResult(status: Int(response.status.code), headers: response.headers, body: Data(buffer.readableBytesView))
     }
 
-    static func get(_ url: String, headers: [(String, String)] = []) async throws -> HTTPResult {
+    public static func get(_ url: String, headers: [(String, String)] = []) async throws -> HTTPResult {
         try await request(url, headers: headers)
     }
 }
 
 /// Runs `body`, failing if it takes longer than `seconds`.
-func withTimeout<T: Sendable>(_ seconds: Double, _ what: String = "operation", _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+public func withTimeout<T: Sendable>(_ seconds: Double, _ what: String = "operation", _ body: @escaping @Sendable () async throws -> T) async throws -> T {
     try await withThrowingTaskGroup(of: T.self) { group in
         group.addTask { try await body() }
         group.addTask {
@@ -125,11 +125,33 @@ func withTimeout<T: Sendable>(_ seconds: Double, _ what: String = "operation", _
 }
 
 /// Polls `condition` every 20 ms until it holds or `seconds` pass.
-func eventually(_ seconds: Double = 5, _ what: String, _ condition: @escaping @Sendable () async throws -> Bool) async throws {
+public func eventually(_ seconds: Double = 5, _ what: String, _ condition: @escaping @Sendable () async throws -> Bool) async throws {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if try await condition() { return }
         try await Task.sleep(for: .milliseconds(20))
     }
     throw TestFailure("timed out after \(seconds)s waiting for \(what)")
+}
+
+
+/// A value behind a lock that can be shared with tasks.
+public final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+    public init(_ value: Value) { mutex = Mutex(value) }
+    public func withLock<R>(_ body: (inout Value) -> R) -> R { mutex.withLock { body(&$0) } }
+    public var value: Value { mutex.withLock { $0 } }
+}
+
+/// The executables this package builds, next to the test bundle.
+public enum Products {
+    public static var directory: URL {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: exe).deletingLastPathComponent()
+    }
+
+    public static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    /// The `ralph` test double.
+    public static var fakeRalph: String { path("fake-ralph") }
 }

@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "AgentRunner", targets: ["AgentRunner"]),
         .library(name: "RalphMobileServer", targets: ["RalphMobileServer"]),
         .executable(name: "ralph-mobile-server", targets: ["ralph-mobile-server"]),
+        .library(name: "RalphMobileKit", targets: ["RalphMobileKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -66,6 +67,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Client SDK for every client (terminal, iOS, tests): HTTP client, SSE with resume, @Observable models.
+        .target(
+            name: "RalphMobileKit",
+            dependencies: ["RalphAPI", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "ralph-mobile-server",
             dependencies: [
@@ -89,6 +96,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/TestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RalphMobileKitTests",
+            dependencies: [
+                "RalphMobileKit", "RalphAPI", "RalphFiles", "RalphSimulator", "TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

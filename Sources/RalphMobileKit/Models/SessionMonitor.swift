@@ -1,0 +1,248 @@
+import Foundation
+import Observation
+import RalphAPI
+
+/// Everything a session detail screen shows, kept live: the original RalphMobile app's rules, in one place every
+/// client shares.
+///
+/// - ``isSessionActive`` is true when the server's `mode` is `live`, or when the session was paused from this client.
+/// - An active session is streamed as soon as ``connect()`` is called; a finished one is not streamed at all: the
+///   connection state is `disconnected` and the events already shown stay visible (a first look at a finished
+///   session shows its recent events from the detail call).
+/// - Pausing keeps the stream open.
+/// - Events are kept newest first, capped at ``eventCap`` (the oldest are dropped); ``eventCount`` counts every event
+///   received, each once (ids never repeat, even across reconnections).
+/// - The connection state goes `connecting → connected → disconnected / reconnecting(n) / error`.
+@MainActor
+@Observable
+public final class SessionMonitor {
+    public let sessionID: String
+    public let client: RalphClient
+
+    public private(set) var session: Session?
+    public private(set) var detail: SessionDetail?
+    /// Newest first.
+    public private(set) var events: [WorkflowEvent] = []
+    /// Events received (each id once), not capped.
+    public private(set) var eventCount = 0
+    public private(set) var connection: ConnectionState = .disconnected
+    /// Reconnection attempts since the last successful connection.
+    public private(set) var reconnectAttempts = 0
+    /// Set by ``pause()`` from this client, cleared by ``resume()``.
+    public private(set) var pausedFromThisClient = false
+    /// Why the last action or fetch failed.
+    public private(set) var lastError: String?
+    /// The `end` frame, once the run ended while watched.
+    public private(set) var end: StreamEnd?
+    /// The most events kept.
+    public var eventCap = 1000
+    /// The reconnect policy of the stream (tests shorten it).
+    public var policy = ReconnectPolicy()
+
+    @ObservationIgnored private var streamTask: Task<Void, Never>?
+    @ObservationIgnored private var detailTask: Task<Void, Never>?
+    @ObservationIgnored private var lastEventID: Int = 0
+    /// Ids already received, to count each event once.
+    @ObservationIgnored private var seenIDs = Set<Int>()
+
+    public init(client: RalphClient, sessionID: String) {
+        self.client = client
+        self.sessionID = sessionID
+    }
+
+    /// Whether the session should be streamed.
+    public var isSessionActive: Bool { session?.mode == .live || pausedFromThisClient }
+
+    /// Whether a stream is open or being (re)opened.
+    public var isStreaming: Bool { streamTask != nil }
+
+    // MARK: - Connecting
+
+    /// Fetches the session; streams it if it is active, else shows it as it is.
+    public func connect() async {
+        lastError = nil
+        do {
+            session = try await client.status(sessionID)
+        } catch {
+            connection = .error(error.description)
+            lastError = error.description
+            return
+        }
+        await refreshDetail()
+        if isSessionActive {
+            openStream()
+        } else {
+            closeStream()
+            connection = .disconnected
+            if events.isEmpty, let recent = detail?.recentEvents {
+                for value in recent { if let event = WorkflowEvent(json: value) { receive(event) } }
+            }
+        }
+    }
+
+    /// Closes the stream (events stay visible).
+    public func disconnect() {
+        closeStream()
+        connection = .disconnected
+    }
+
+    private func openStream() {
+        guard streamTask == nil else { return }
+        connection = .connecting
+        let stream = EventStream(client: client, path: "/api/sessions/\(RalphClient.component(sessionID))/events", lastEventID: lastEventID > 0 ? String(lastEventID) : nil, policy: policy)
+        streamTask = Task { [weak self] in
+            for await update in stream.updates() {
+                guard let self else { return }
+                self.apply(update)
+            }
+            self?.streamEnded()
+        }
+    }
+
+    private func closeStream() {
+        streamTask?.cancel()
+        streamTask = nil
+    }
+
+    private func streamEnded() {
+        streamTask = nil
+        if case .error = connection { return }
+        connection = .disconnected
+    }
+
+    private func apply(_ update: EventStream.Update) {
+        switch update {
+        case .state(let state):
+            connection = state
+            if case .reconnecting(let attempt) = state { reconnectAttempts = attempt }
+            if state == .connected { reconnectAttempts = 0 }
+            if case .error(let message) = state { lastError = message }
+        case .event(let frame):
+            guard frame.event == StreamEventName.workflow, let event = WorkflowEvent(data: frame.data) else { return }
+            receive(event)
+            scheduleDetailRefresh()
+        case .end(let data):
+            end = try? JSONDecoder().decode(StreamEnd.self, from: Data(data.utf8))
+            pausedFromThisClient = false
+            // The run is over now, not when the refresh below answers.
+            if let end { session?.mode = end.mode; session?.status = end.status }
+            Task { await self.refreshStatus() }
+        }
+    }
+
+    /// Adds an event (newest first), once per id, keeping at most ``eventCap``.
+    func receive(_ event: WorkflowEvent) {
+        guard seenIDs.insert(event.id).inserted else { return }
+        eventCount += 1
+        lastEventID = max(lastEventID, event.id)
+        // Events arrive in id order; one that is older than the newest shown (history loaded later) goes in its place.
+        if let first = events.first, event.id < first.id {
+            let index = events.firstIndex { $0.id < event.id } ?? events.count
+            events.insert(event, at: index)
+        } else {
+            events.insert(event, at: 0)
+        }
+        if events.count > eventCap { events.removeLast(events.count - eventCap) }
+    }
+
+    // MARK: - Detail
+
+    /// Re-reads the session and its detail.
+    public func refreshStatus() async {
+        if let status = try? await client.status(sessionID) { session = status }
+        await refreshDetail()
+    }
+
+    func refreshDetail() async {
+        do {
+            let detail = try await client.detail(sessionID)
+            self.detail = detail
+            session = detail.session
+        } catch {
+            lastError = error.description
+        }
+    }
+
+    /// At most one detail refresh per second while events flow.
+    private func scheduleDetailRefresh() {
+        guard detailTask == nil else { return }
+        detailTask = Task { [weak self] in
+            try? await Task.sleep(for: .seconds(1))
+            await self?.refreshDetail()
+            self?.detailTask = nil
+        }
+    }
+
+    // MARK: - Controls
+
+    /// SIGSTOP on the server; the stream stays open and the session stays active here.
+    public func pause() async throws(RalphClientError) {
+        _ = try await perform { () async throws(RalphClientError) in try await self.client.pause(self.sessionID) }
+        pausedFromThisClient = true
+        await refreshStatus()
+    }
+
+    public func resume() async throws(RalphClientError) {
+        _ = try await perform { () async throws(RalphClientError) in try await self.client.resume(self.sessionID) }
+        pausedFromThisClient = false
+        await refreshStatus()
+    }
+
+    /// Stops the run (SIGTERM, then SIGKILL after the server's grace period). Ask the user first.
+    public func stop() async throws(RalphClientError) -> StopSessionResponse {
+        let result = try await perform { () async throws(RalphClientError) in try await self.client.stop(self.sessionID) }
+        pausedFromThisClient = false
+        await refreshStatus()
+        return result
+    }
+
+    public func emit(topic: String, payload: JSONValue?) async throws(RalphClientError) -> EmitResponse {
+        try await perform { () async throws(RalphClientError) in try await self.client.emit(self.sessionID, topic: topic, payload: payload) }
+    }
+
+    public func steer(_ message: String) async throws(RalphClientError) -> SteerResponse {
+        try await perform { () async throws(RalphClientError) in try await self.client.steer(self.sessionID, message: message) }
+    }
+
+    private func perform<T>(_ action: () async throws(RalphClientError) -> T) async throws(RalphClientError) -> T {
+        do {
+            let result = try await action()
+            lastError = nil
+            return result
+        } catch {
+            lastError = error.description
+            throw error
+        }
+    }
+
+    // MARK: - Derived views (the 10 sections)
+
+    public var hatFlow: [HatTransition] { detail?.hatFlow ?? [] }
+    public var hatUsage: [HatUsage] { detail?.hatUsage ?? [] }
+    public var backpressure: Backpressure? { detail?.backpressure }
+    public var iterationStats: IterationStats? { detail?.iterationStats }
+    public var recentToolCalls: [JSONValue] { detail?.recentToolCalls ?? [] }
+    public var tokenTotals: TokenMetrics? { detail?.tokens }
+    /// Total tokens per report, oldest first: the sparkline.
+    public var tokenSparkline: [Int] { detail?.tokens?.samples.map { $0.inputTokens + $0.outputTokens } ?? [] }
+    /// Seconds left at the average iteration pace, for a live run with a known maximum.
+    public var estimatedSecondsRemaining: Double? { detail?.iterationStats.estimatedRemainingSecs }
+    /// Hats with their theme colors and how often each was at work.
+    public var hatsReference: [(hat: String, color: String, iterations: Int)] {
+        hatUsage.map { ($0.hat, HatPalette.color(for: $0.hat), $0.iterations) }
+    }
+
+    // MARK: - Export
+
+    /// The session as JSON: its detail and every event kept, oldest first.
+    public func exportJSON() throws -> Data {
+        var object: [(key: String, value: JSONValue)] = [("exported_at", .string(Timestamp.now())), ("session_id", .string(sessionID))]
+        if let detail {
+            let data = try JSONEncoder().encode(detail)
+            object.append(("detail", (try? JSONParser.parse(Array(data))) ?? .null))
+        }
+        object.append(("events", .array(events.reversed().map { .object($0.fields) })))
+        object.append(("event_count", .int(eventCount)))
+        return Data(JSONWriter.bytes(.object(JSONObject(object))))
+    }
+}

@@ -244,8 +244,14 @@ public final class RunSupervisor: Sendable {
                     && ($0.location.workspace == workingDirectory || $0.location.workspace.hasPrefix(workingDirectory + "/.worktrees/"))
             }
         }
+        var lookedAfterExit = false
         while true {
             let exit = child.exit
+            if exit != nil, !lookedAfterExit {
+                // A short run can end before the catalog has noticed its file: let it read the disk before deciding.
+                lookedAfterExit = true
+                await catalog.synchronize()
+            }
             let candidates = newRuns()
             // Liveness is per workspace: every run there has the same lock holder, so the pointer must name the run too.
             var match = candidates.first { $0.isCurrent && $0.liveness.pid == Int(child.pid) }

@@ -292,6 +292,25 @@ struct SteeringTests {
         #expect(resolved.id != started.id && RunID.isFullID(resolved.id) && resolved.status == .completed)
     }
 
+    @Test("a run that ends before the catalog notices its file is found, not reported as never started")
+    func runFasterThanTheCatalog() async throws {
+        // No inotify and slow rescans: only a look at the disk when ralph exits can find the run.
+        let h = try await SteeringHarness.start {
+            $0.useInotify = false
+            $0.pollInterval = 30
+            $0.rescanInterval = 30
+        }
+        defer { h.stop() }
+        h.config("iterations: 1\npace: 0.01")
+        let started = try await h.startRun()
+        #expect(!started.pending)
+        let status = try await h.status(started.id)
+        #expect(status.status == .completed && status.mode == .complete)
+        let messages = try await h.stream(started.id).messagesUntilClosed(timeout: 10)
+        #expect(messages.first?.json["topic"] as? String == "task.start")
+        #expect(messages.last?.json["status"] as? String == "completed")
+    }
+
     @Test("a stale current-events pointer from an earlier run does not fool the start")
     func stalePointer() async throws {
         let h = try await SteeringHarness.start()

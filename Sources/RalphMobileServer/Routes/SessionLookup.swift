@@ -43,10 +43,20 @@ struct SessionLookup: Sendable {
     /// Waits (polling) until a pending run resolves, its process ends, or `seconds` pass.
     func waitForRun(_ pending: RunSupervisor.StartedRun, seconds: Double) async -> RunSnapshot? {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        var endedAt: ContinuousClock.Instant?
         while ContinuousClock.now < deadline {
             guard let current = supervisor.startedRun(matching: pending.pendingID) else { return nil }
             if let runID = current.runID, let snapshot = catalog.snapshot(id: runID) { return snapshot }
-            if current.exit != nil || !supervisor.isRunning(current) { return nil }
+            if current.exit != nil || !supervisor.isRunning(current) {
+                // A short run can end before the catalog has noticed its file: make it look at the disk, and give the
+                // supervisor a moment to match the run, before saying the process never started one.
+                if let endedAt {
+                    if ContinuousClock.now - endedAt > .seconds(2) { return nil }
+                } else {
+                    endedAt = ContinuousClock.now
+                    await catalog.synchronize()
+                }
+            }
             try? await Task.sleep(for: .milliseconds(50))
         }
         return nil

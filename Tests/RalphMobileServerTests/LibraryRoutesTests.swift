@@ -310,7 +310,11 @@ struct LibraryRoutesTests {
     func host() async throws {
         let l = try await LibraryHarness.start()
         defer { l.h.stop() }
+        let asked = ContinuousClock.now
         let metrics = try await l.get("/host/metrics").json(HostMetrics.self)
+        let again = try await l.get("/host/metrics").json(HostMetrics.self)
+        // Cached for a second (checked when the machine was quick enough to ask twice within it).
+        if ContinuousClock.now - asked < .milliseconds(900) { #expect(again.sampledAt == metrics.sampledAt, "cached for a second") }
         #expect(metrics.intervalSecs >= 0.4, "two samples apart in time")
         #expect(metrics.cpu.cores >= 1 && (0...100).contains(metrics.cpu.usagePercent) && metrics.cpu.loadAverage.count == 3)
         #expect(metrics.memory.totalGb > 0 && metrics.memory.usedGb > 0 && metrics.disk.totalGb > 0)
@@ -319,8 +323,6 @@ struct LibraryRoutesTests {
         let processes = try await l.get("/host/processes").json(ClientModels.Processes.self).processes
         #expect(!processes.isEmpty && processes.count <= 10)
         #expect(zip(processes, processes.dropFirst()).allSatisfy { $0.cpu_percent >= $1.cpu_percent })
-        let again = try await l.get("/host/metrics").json(HostMetrics.self)
-        #expect(again.sampledAt == metrics.sampledAt, "cached for a second")
     }
 
     @Test("roles: reads for viewers, every write for admins only")

@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "RalphMobileServer", targets: ["RalphMobileServer"]),
         .executable(name: "ralph-mobile-server", targets: ["ralph-mobile-server"]),
         .library(name: "RalphMobileKit", targets: ["RalphMobileKit"]),
+        .executable(name: "ralph-mobile", targets: ["ralph-mobile"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -73,6 +74,12 @@ let package = Package(
             dependencies: ["RalphAPI", .product(name: "AsyncHTTPClient", package: "async-http-client")],
             swiftSettings: swiftSettings
         ),
+        // The terminal client.
+        .executableTarget(
+            name: "ralph-mobile",
+            dependencies: ["RalphMobileKit", "RalphAPI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "ralph-mobile-server",
             dependencies: [
@@ -101,7 +108,7 @@ let package = Package(
         .testTarget(
             name: "RalphMobileKitTests",
             dependencies: [
-                "RalphMobileKit", "RalphAPI", "RalphFiles", "RalphSimulator", "TestSupport",
+                "RalphMobileKit", "RalphAPI", "RalphFiles", "RalphSimulator", "AgentRunner", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: swiftSettings

@@ -31,30 +31,30 @@ struct ClientIntegrationTests {
         await monitor.connect()
         try await until(10, "the monitor's stream") { monitor.connection == .connected }
         for i in 1...5 { try writer.record(topic: "step.before", payload: "before \(i)", iteration: i, hat: "builder") }
-        try await until(5, "six events") { monitor.eventCount == 6 }
-        try await until(5, "the list to count them") { list.sessions.first?.eventCount == 6 }
+        try await until(10, "six events") { monitor.eventCount == 6 }
+        try await until(10, "the list to count them") { list.sessions.first?.eventCount == 6 }
 
         // The server goes away; the run goes on writing.
         await h.server.stop()
-        try await until(5, "the monitor to notice") { monitor.reconnectAttempts >= 1 }
+        try await until(10, "the monitor to notice") { monitor.reconnectAttempts >= 1 }
         for i in 6...10 { try writer.record(topic: "step.while_down", payload: "down \(i)", iteration: i, hat: "reviewer") }
 
         // A new server on the same port: the monitor resumes after the last event it had, with no gap and no repeat.
         try await h.restart()
-        try await until(5, "the monitor to reconnect") { monitor.connection == .connected }
-        try await until(5, "the events written while the server was down") { monitor.eventCount == 11 }
+        try await until(10, "the monitor to reconnect") { monitor.connection == .connected }
+        try await until(10, "the events written while the server was down") { monitor.eventCount == 11 }
         #expect(monitor.events.map(\.id) == Array((1...11).reversed()), "every event once, newest first")
         #expect(monitor.events.prefix(5).allSatisfy { $0.topic == "step.while_down" })
-        try await until(5, "the list to reconnect") { list.connection == .connected }
+        try await until(10, "the list to reconnect") { list.connection == .connected }
 
         // The run ends: the monitor gets `end`, disconnects, and stays disconnected.
         try writer.terminate(reason: "completed", status: "All done.", iterations: 10, exitCode: 0)
-        try await until(5, "the end of the run") { monitor.end != nil }
+        try await until(10, "the end of the run") { monitor.end != nil }
         try await until(10, "disconnected") { monitor.connection == .disconnected }
         #expect(monitor.end?.lastEventId == 12)
         #expect(monitor.eventCount == 12)
         #expect(!monitor.isSessionActive)
-        try await until(5, "the list to see it complete") { list.sessions.first?.mode == .complete }
+        try await until(10, "the list to see it complete") { list.sessions.first?.mode == .complete }
         #expect(list.activeCount == 0)
         try await Task.sleep(for: .milliseconds(800))  // twice the fast policy's longest delay
         #expect(monitor.connection == .disconnected)
@@ -74,10 +74,10 @@ struct ClientIntegrationTests {
         try await until(10, "the list's stream") { list.connection == .connected }
         #expect(list.sessions.isEmpty)
         let (writer, id) = try await h.writeRun()
-        try await until(3, "the new run") { list.sessions.contains { $0.id == id && $0.mode == .live } }
+        try await until(10, "the new run") { list.sessions.contains { $0.id == id && $0.mode == .live } }
         #expect(!list.isPolling)
         try writer.terminate(reason: "completed", status: "done", iterations: 0, exitCode: 0)
-        try await until(3, "the run to complete") { list.sessions.first { $0.id == id }?.mode == .complete }
+        try await until(10, "the run to complete") { list.sessions.first { $0.id == id }?.mode == .complete }
         list.stop()
         #expect(list.connection == .disconnected)
         await h.stop()
@@ -91,10 +91,10 @@ struct ClientIntegrationTests {
         list.pollInterval = .milliseconds(200)
         list.policy = KitHarness.fastPolicy
         await list.start()
-        try await until(3, "polling") { list.isPolling }
+        try await until(10, "polling") { list.isPolling }
         #expect(list.connection != .connected)
         let (writer, id) = try await h.writeRun()
-        try await until(3, "the new run, by polling") { list.sessions.contains { $0.id == id } }
+        try await until(10, "the new run, by polling") { list.sessions.contains { $0.id == id } }
         #expect(list.lastError == nil)
         list.stop()
         writer.releaseLock()

@@ -7,30 +7,9 @@ import Testing
 struct Executable {
     static var path: String { Products.path("ralph-mobile-server") }
 
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
     /// Runs to completion.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["RALPH_MOBILE_API_KEY"] = nil
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Products.Output {
+        try await Products.run("ralph-mobile-server", arguments, environment: environment)
     }
 
     /// A server process running in the background; its stderr is collected.
@@ -80,55 +59,55 @@ struct Executable {
 @Suite("The ralph-mobile-server command line")
 struct CommandLineTests {
     @Test("--help names every option and the keys command; --version prints the version")
-    func helpAndVersion() throws {
-        let help = try Executable.run(["--help"])
+    func helpAndVersion() async throws {
+        let help = try await Executable.run(["--help"])
         #expect(help.status == 0)
         for option in ["--port", "--bind-all", "--bind <addr>", "--workspace <dir>", "--api-key <key>", "--data-dir <dir>", "--log-level <level>", "--demo", "keys", "SUBCOMMANDS"] {
             #expect(help.stdout.contains(option), "help mentions \(option)")
         }
         #expect(!help.stdout.contains("--demo-pace"), "test-only options stay hidden")
-        let version = try Executable.run(["--version"])
+        let version = try await Executable.run(["--version"])
         #expect(version.status == 0)
         #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == RalphMobileVersion.current)
     }
 
     @Test("keys create, list and revoke manage the keys file")
-    func keysCommand() throws {
+    func keysCommand() async throws {
         let tmp = TemporaryDirectory()
         let data = tmp.path + "/data"
-        let created = try Executable.run(["keys", "create", "--role", "operator", "--name", "phone", "--data-dir", data])
+        let created = try await Executable.run(["keys", "create", "--role", "operator", "--name", "phone", "--data-dir", data])
         #expect(created.status == 0)
         let secret = try #require(created.stdout.split(separator: "\n").first { $0.hasPrefix("rmk_") })
         let id = try #require(created.stdout.split(separator: " ").first { $0.hasPrefix("k_") })
-        let list = try Executable.run(["keys", "list", "--data-dir", data])
+        let list = try await Executable.run(["keys", "list", "--data-dir", data])
         #expect(list.status == 0)
         #expect(list.stdout.contains(String(id)) && list.stdout.contains("operator") && list.stdout.contains("phone"))
         #expect(!list.stdout.contains(String(secret)), "list never shows a key")
         let mode = try FileManager.default.attributesOfItem(atPath: data + "/keys.json")[.posixPermissions] as? Int
         #expect(mode == 0o600)
 
-        let badRole = try Executable.run(["keys", "create", "--role", "root", "--data-dir", data])
+        let badRole = try await Executable.run(["keys", "create", "--role", "root", "--data-dir", data])
         #expect(badRole.status != 0)
         #expect(badRole.stderr.contains("--role must be admin, operator or viewer"))
-        let revoked = try Executable.run(["keys", "revoke", String(id), "--data-dir", data])
+        let revoked = try await Executable.run(["keys", "revoke", String(id), "--data-dir", data])
         #expect(revoked.status == 0 && revoked.stdout.contains("Revoked operator key"))
-        let again = try Executable.run(["keys", "revoke", String(id), "--data-dir", data])
+        let again = try await Executable.run(["keys", "revoke", String(id), "--data-dir", data])
         #expect(again.status != 0 && again.stderr.contains("no key with id"))
-        #expect(try Executable.run(["keys", "list", "--data-dir", data]).stdout.contains("No keys"))
+        #expect(try await Executable.run(["keys", "list", "--data-dir", data]).stdout.contains("No keys"))
     }
 
     @Test("bad flags and an open bind without a key fail with a clear message")
-    func refusals() throws {
+    func refusals() async throws {
         let tmp = TemporaryDirectory()
         let data = tmp.path + "/data"
-        let open = try Executable.run(["--bind-all", "--data-dir", data, "--workspace", tmp.path])
+        let open = try await Executable.run(["--bind-all", "--data-dir", data, "--workspace", tmp.path])
         #expect(open.status == 1)
         #expect(open.stderr.contains("refusing to listen on 0.0.0.0 without an API key"))
-        let both = try Executable.run(["--bind-all", "--bind", "10.0.0.1", "--data-dir", data])
+        let both = try await Executable.run(["--bind-all", "--bind", "10.0.0.1", "--data-dir", data])
         #expect(both.status != 0 && both.stderr.contains("either --bind-all or --bind"))
-        let level = try Executable.run(["--log-level", "loud", "--data-dir", data])
+        let level = try await Executable.run(["--log-level", "loud", "--data-dir", data])
         #expect(level.status != 0 && level.stderr.contains("--log-level must be one of"))
-        let missing = try Executable.run(["--workspace", tmp.path + "/nope", "--data-dir", data])
+        let missing = try await Executable.run(["--workspace", tmp.path + "/nope", "--data-dir", data])
         #expect(missing.status == 1 && missing.stderr.contains("is not an existing directory"))
     }
 
@@ -163,32 +142,45 @@ struct CommandLineTests {
         #expect(detail.backpressure?.tests == true)
         #expect(detail.stopReason?.reason == "completed")
 
-        // The demo loop runs in a process of its own: pausing, resuming and stopping it signal that process, never
-        // the server (which must keep answering).
-        let next = Locked<Session?>(nil)
-        try await eventually(10, "the next demo run") {
-            let found = try await HTTP.get(base + "/api/sessions").json([Session].self).first { $0.mode == .live }
-            next.withLock { $0 = found }
+        #expect(try await server.terminate() == 0)
+    }
+
+    @Test("the demo loop runs in its own process: pause, resume and stop reach it, never the server; it restarts, and ends with the server")
+    func demoControls() async throws {
+        let tmp = TemporaryDirectory()
+        // A pace slow enough that the run stays live while it is paused, resumed and stopped.
+        let server = try Executable.Server(["--demo", "--demo-pace", "1", "--port", "0", "--data-dir", tmp.path + "/data", "--workspace", tmp.subdirectory("empty")])
+        let base = "http://127.0.0.1:\(try await server.port())"
+        let live = Locked<Session?>(nil)
+        try await eventually(10, "a live demo session") {
+            let found = try await HTTP.get(base + "/api/sessions").json([Session].self).first { $0.mode == .live && $0.pid != nil }
+            live.withLock { $0 = found }
             return found != nil
         }
-        let run = try #require(next.value)
+        let run = try #require(live.value)
         let demoPID = try #require(run.pid)
         #expect(demoPID != Int(server.process.processIdentifier), "the loop is not the server")
         #expect(try await HTTP.request(base + "/api/sessions/\(run.id)/pause", method: .POST).status == 200)
         #expect(ProcessInspector.snapshot(demoPID)?.isStopped == true)
         #expect(try await HTTP.get(base + "/api/health").status == 200, "the server still answers")
+        #expect(try await HTTP.get(base + "/api/sessions/\(run.id)/status").json(Session.self).mode == .paused)
         #expect(try await HTTP.request(base + "/api/sessions/\(run.id)/resume", method: .POST).status == 200)
+        #expect(ProcessInspector.snapshot(demoPID)?.isStopped == false)
         let stop = try await HTTP.request(base + "/api/sessions/\(run.id)", method: .DELETE)
-        #expect(stop.status == 200)
+        #expect(stop.status == 200, "\(stop.text)")
         #expect(try stop.json(StopSessionResponse.self).terminated)
         #expect(try await HTTP.get(base + "/api/sessions/\(run.id)").json(SessionDetail.self).stopReason?.reason == "interrupted")
         #expect(try await HTTP.get(base + "/api/health").status == 200)
-        // After a rest the demo goes on with a new run.
-        try await eventually(10, "a new demo run after the stop") {
-            try await HTTP.get(base + "/api/sessions").json([Session].self).contains { $0.mode == .live && $0.id != run.id }
-        }
-        let loopPID = try #require(try await HTTP.get(base + "/api/sessions").json([Session].self).first { $0.mode == .live }?.pid)
 
+        // After its rest the demo goes on with a new run, in a new process; it ends with the server.
+        let next = Locked<Session?>(nil)
+        try await eventually(20, "a new demo run after the stop") {
+            let found = try await HTTP.get(base + "/api/sessions").json([Session].self).first { $0.mode == .live && $0.id != run.id && $0.pid != nil }
+            next.withLock { $0 = found }
+            return found != nil
+        }
+        let loopPID = try #require(next.value?.pid)
+        #expect(loopPID != demoPID)
         #expect(try await server.terminate() == 0)
         try await eventually(5, "the demo loop to end with the server") { ProcessInspector.snapshot(loopPID) == nil }
     }

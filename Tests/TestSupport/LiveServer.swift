@@ -154,4 +154,54 @@ public enum Products {
 
     /// The `ralph` test double.
     public static var fakeRalph: String { path("fake-ralph") }
+
+    /// What a finished process printed.
+    public struct Output: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+
+        public init(status: Int32, stdout: String, stderr: String) {
+            self.status = status
+            self.stdout = stdout
+            self.stderr = stderr
+        }
+    }
+
+    /// Runs a built executable to completion (without `RALPH_MOBILE_API_KEY` unless given); stdin is empty.
+    ///
+    /// Nothing blocks while it runs: tests run the server in this process, on the same few threads.
+    public static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> Output {
+        try await run(executable: path(name), arguments, environment: environment)
+    }
+
+    public static func run(executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["RALPH_MOBILE_API_KEY"] = nil
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        let (exited, exit) = AsyncStream<Int32>.makeStream()
+        process.terminationHandler = { exit.yield($0.terminationStatus); exit.finish() }
+        try process.run()
+        // Each pipe is read to its end on a thread of its own (never on the few threads async code runs on).
+        async let stdout = readToEnd(out.fileHandleForReading)
+        async let stderr = readToEnd(err.fileHandleForReading)
+        var statuses = exited.makeAsyncIterator()
+        let status = await statuses.next() ?? -1
+        return Output(status: status, stdout: String(decoding: await stdout, as: UTF8.self), stderr: String(decoding: await stderr, as: UTF8.self))
+    }
+
+    static func readToEnd(_ handle: FileHandle) async -> Data {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: handle.readDataToEndOfFile()) }.start()
+        }
+    }
 }

@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import RalphMobileKit
+
+/// `ralph-mobile servers add|list|use|remove`: the servers this terminal knows.
+struct Servers: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Manage saved servers (kept in the config directory; keys in a 0600 secrets file).",
+        subcommands: [Add.self, List.self, Use.self, Remove.self],
+        defaultSubcommand: List.self
+    )
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check a server and save it.",
+            discussion: "The server must answer its health check and, if it requires a key, accept the one given. The first server added becomes the default."
+        )
+
+        @Argument(help: "The server's URL, e.g. http://mybox:8080.")
+        var url: String
+
+        @Option(help: "A short name to refer to it (default: host:port).")
+        var name: String?
+
+        @Option(name: .customLong("api-key"), help: ArgumentHelp("Its API key, if it requires one (or set RALPH_MOBILE_API_KEY).", valueName: "key"))
+        var apiKey: String?
+
+        @MainActor
+        func run() async throws {
+            let key = apiKey ?? ProcessInfo.processInfo.environment["RALPH_MOBILE_API_KEY"]
+            do {
+                let profiles = try Config.profiles()
+                let profile = try await profiles.add(name: name, url: url, apiKey: key)
+                let isDefault = profiles.active?.id == profile.id
+                say("saved \(profile.name) → \(profile.url)\(profile.hasKey ? " (with key)" : "")\(isDefault ? ", the default server" : "")")
+            } catch {
+                throw fail(error)
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List saved servers (* marks the default).")
+
+        @Flag(name: .customLong("no-color"), help: "No colors.")
+        var noColor = false
+
+        @MainActor
+        func run() async throws {
+            let profiles: ServerProfiles
+            do {
+                profiles = try Config.profiles()
+            } catch {
+                throw fail(error)
+            }
+            guard !profiles.profiles.isEmpty else {
+                say("no saved servers — add one with `ralph-mobile servers add <url> [--api-key <key>]`")
+                return
+            }
+            let theme = Theme.choose(noColor: noColor)
+            let width = max(4, profiles.profiles.map { Text.width($0.name) }.max() ?? 4)
+            for profile in profiles.profiles {
+                let mark = profile.id == profiles.active?.id ? theme.accent("*") : " "
+                say("\(mark) \(Text.pad(profile.name, width))  \(profile.url)\(profile.hasKey ? theme.dim("  (key saved)") : "")")
+            }
+        }
+    }
+
+    struct Use: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Make a saved server the default.")
+
+        @Argument(help: "The server's name.")
+        var name: String
+
+        @MainActor
+        func run() async throws {
+            do {
+                let profiles = try Config.profiles()
+                try profiles.use(name)
+                say("\(name) is now the default server")
+            } catch {
+                throw fail(error)
+            }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Forget a saved server and its key.")
+
+        @Argument(help: "The server's name.")
+        var name: String
+
+        @MainActor
+        func run() async throws {
+            do {
+                let profiles = try Config.profiles()
+                try profiles.remove(name)
+                say("removed \(name)")
+            } catch {
+                throw fail(error)
+            }
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import RalphAPI
+import RalphMobileKit
+
+/// `ralph-mobile sessions`: every run the server sees.
+struct SessionsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sessions",
+        abstract: "List the sessions (ralph runs) the server sees, newest first.",
+        discussion: "With --watch the table stays on screen and follows the server's live session stream (falling back to polling every few seconds when the stream is unavailable)."
+    )
+
+    @OptionGroup var server: ServerOptions
+
+    @Flag(help: "Print the server's JSON.")
+    var json = false
+
+    @Flag(help: "Keep the table on screen, updated live (Ctrl-C to leave).")
+    var watch = false
+
+    @MainActor
+    func run() async throws {
+        let format = Format(theme: server.theme)
+        try await withClient(server) { client in
+            if json {
+                let sessions = try await client.sessions()
+                say(try Self.prettyJSON(sessions))
+                return
+            }
+            guard watch else {
+                for line in format.sessionsTable(try await client.sessions(), width: FullScreen.size().columns) { say(line) }
+                return
+            }
+            let model = SessionsListModel(client: client)
+            await model.start()
+            var shown = ""
+            while true {
+                var lines = ["\(server.theme.accent("RALPH MOBILE")) \(server.theme.dim(client.baseURL))  \(format.connection(model.connection))\(model.isPolling ? server.theme.dim(" · polling") : "")", ""]
+                lines += format.sessionsTable(model.sessions, width: FullScreen.size().columns)
+                if let error = model.lastError { lines += ["", server.theme.bad(error)] }
+                let screen = lines.joined(separator: "\u{1B}[K\n") + "\u{1B}[K\u{1B}[J"
+                if screen != shown {
+                    FullScreen.write("\u{1B}[H\u{1B}[2J" + screen)
+                    shown = screen
+                }
+                try await Task.sleep(for: .milliseconds(250))
+            }
+        }
+    }
+
+    static func prettyJSON(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
+
+/// `ralph-mobile status ID`: one session in full.
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show one session: state, hat flow, backpressure, iterations, tokens, hats, question, recent events."
+    )
+
+    @OptionGroup var server: ServerOptions
+
+    @Argument(help: "The session id (or a unique prefix of it).")
+    var id: String
+
+    @Flag(help: "Print the server's JSON (GET /api/sessions/{id}).")
+    var json = false
+
+    @MainActor
+    func run() async throws {
+        let theme = server.theme
+        let format = Format(theme: theme)
+        try await withClient(server) { client in
+            let detail = try await client.detail(id)
+            if json {
+                say(try SessionsCommand.prettyJSON(detail))
+                return
+            }
+            let s = detail.session
+            let width = FullScreen.size().columns
+            func row(_ label: String, _ value: String) { say("\(theme.dim(Text.pad(label, 13)))\(value)") }
+            say("\(theme.accent("session \(s.id)"))  \(theme.mode(s.mode))  \(theme.dim(s.status.rawValue))")
+            row("task", s.taskName ?? "—")
+            row("iteration", "\(format.iteration(s))  hat \(theme.hat(s.hat))")
+            row("started", "\(Text.dateTime(s.startedAt))  last event \(Text.dateTime(s.lastEventAt))  events \(s.eventCount)")
+            row("workspace", s.workspace)
+            row("run file", s.path)
+            if let pid = s.pid { row("pid", String(pid)) }
+            if let reason = format.stopReason(detail.stopReason) { row("stopped", reason) }
+            row("hat flow", format.hatFlow(detail.hatFlow))
+            row("backpressure", format.backpressure(detail.backpressure))
+            row("iterations", format.stats(detail.iterationStats, session: s))
+            row("tokens", format.tokens(detail.tokens, sparkline: detail.tokens?.samples.map { $0.inputTokens + $0.outputTokens } ?? []))
+            row("hats", format.hats(detail.hatUsage.map { ($0.hat, HatPalette.color(for: $0.hat), $0.iterations) }))
+            if let question = detail.pendingQuestion {
+                row("question", theme.paint(question.questionText, Theme.gold, bold: true))
+                row("", theme.dim("answer with: ralph-mobile answer \(question.id) \"…\""))
+            }
+            if detail.malformedLines > 0 { row("malformed", "\(detail.malformedLines) lines skipped") }
+            let events = detail.recentEvents.compactMap(WorkflowEvent.init(json:)).suffix(10)
+            if !events.isEmpty {
+                say("")
+                say(theme.dim("recent events"))
+                for event in events { say(format.event(event, width: width)) }
+            }
+        }
+    }
+}

@@ -1,0 +1,219 @@
+import AgentRunner
+import Foundation
+import RalphAPI
+import Testing
+import TestSupport
+
+@testable import RalphMobileKit
+
+/// The `ralph-mobile` executable, run as a user would: plain commands with their output, and `watch` inside tmux.
+@Suite("The ralph-mobile terminal client")
+struct TerminalClientTests {
+    /// Runs `ralph-mobile` with a private config directory.
+    static func cli(_ arguments: [String], config: String, environment: [String: String] = [:]) async throws -> Products.Output {
+        try await Products.run("ralph-mobile", arguments, environment: ["RALPH_MOBILE_CONFIG_DIR": config, "NO_COLOR": "1"].merging(environment) { $1 })
+    }
+
+    @Test("sessions, status, events --json, emit and steer against the real server")
+    func commands() async throws {
+        let h = try await KitHarness.start()
+        let config = h.tmp.subdirectory("cli")
+        let (writer, id) = try await h.writeRun(prompt: "Ship the terminal client")
+        try writer.record(topic: "build.task", payload: "write the dashboard", iteration: 1, hat: "planner", triggered: "builder")
+        let server = ["--server", h.server.base]
+
+        let sessions = try await Self.cli(["sessions"] + server, config: config)
+        #expect(sessions.status == 0)
+        let lines = sessions.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("ID") == true && lines.first?.contains("LAST EVENT") == true)
+        #expect(lines.count == 2)
+        #expect(lines.last?.hasPrefix(String(id.prefix(8))) == true)
+        #expect(lines.last?.contains("live") == true && lines.last?.contains("builder") == true && lines.last?.contains("Ship the terminal client") == true, "the hat at work next: \(sessions.stdout)")
+
+        let status = try await Self.cli(["status", String(id.prefix(6))] + server, config: config)
+        #expect(status.status == 0, "a unique prefix is enough")
+        #expect(status.stdout.contains("session \(id)") && status.stdout.contains("hat flow") && status.stdout.contains("planner"))
+
+        #expect(try await Self.cli(["emit", id, "build.blocked", #"{"why":"tests"}"#] + server, config: config).status == 0)
+        #expect(try await Self.cli(["steer", id, "Prefer", "small", "commits"] + server, config: config).status == 0)
+        try writer.terminate(reason: "completed", status: "done", iterations: 1, exitCode: 0)
+        let client = h.client
+        try await eventually(5, "the run to complete") { try await client.status(id).mode == .complete }
+
+        // A finished run's events, as JSON lines, then the command exits by itself.
+        let events = try await Self.cli(["events", id, "--json", "--history", "all"] + server, config: config)
+        #expect(events.status == 0)
+        let objects = events.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objects.compactMap { $0["topic"] as? String } == ["task.start", "build.task", "build.blocked", "human.guidance", "loop.terminate"])
+        #expect(events.stderr.contains("run ended: completed"))
+        let plain = try await Self.cli(["events", id, "--history", "2"] + server, config: config)
+        #expect(plain.stdout.split(separator: "\n").count == 2)
+        #expect(plain.stdout.contains("human.guidance") && plain.stdout.contains("Prefer small commits"))
+        await h.stop()
+    }
+
+    @Test("clear messages: unreachable server, refused key, unknown session, stop without confirmation")
+    func errors() async throws {
+        let h = try await KitHarness.start(apiKey: "rmk_cli_key_0123456789")
+        let config = h.tmp.subdirectory("cli")
+
+        let down = try await Self.cli(["sessions", "--server", "http://127.0.0.1:1"], config: config)
+        #expect(down.status == 1)
+        #expect(down.stderr.contains("cannot reach http://127.0.0.1:1") && down.stderr.contains("is ralph-mobile-server running"))
+
+        let refused = try await Self.cli(["sessions", "--server", h.server.base, "--api-key", "rmk_wrong"], config: config)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("refused the API key"))
+
+        let unknown = try await Self.cli(["status", "ffffffffffffffff", "--server", h.server.base, "--api-key", "rmk_cli_key_0123456789"], config: config)
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("no such session"))
+
+        let (writer, id) = try await h.writeRun()
+        let unconfirmed = try await Self.cli(["stop", id, "--server", h.server.base], config: config, environment: ["RALPH_MOBILE_API_KEY": "rmk_cli_key_0123456789"])
+        #expect(unconfirmed.status == 1)
+        #expect(unconfirmed.stderr.contains("--yes"))
+        #expect(try await h.client.status(id).mode == .live, "nothing was stopped")
+
+        let badURL = try await Self.cli(["sessions", "--server", "ftp://box"], config: config)
+        #expect(badURL.status == 1 && badURL.stderr.contains("not a server URL"))
+        writer.releaseLock()
+        await h.stop()
+    }
+
+    @Test("servers add checks the server and keeps the key out of servers.json; later commands use the default")
+    func savedServers() async throws {
+        let h = try await KitHarness.start(apiKey: "rmk_saved_key_0123456789")
+        let config = h.tmp.subdirectory("cli")
+        let noKey = try await Self.cli(["servers", "add", h.server.base, "--name", "box"], config: config)
+        #expect(noKey.status == 1 && noKey.stderr.contains("requires an API key"))
+        let added = try await Self.cli(["servers", "add", h.server.base, "--name", "box", "--api-key", "rmk_saved_key_0123456789"], config: config)
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.contains("saved box") && added.stdout.contains("default"))
+        #expect(!(try String(contentsOfFile: config + "/servers.json", encoding: .utf8)).contains("rmk_saved_key"))
+        let mode = (try FileManager.default.attributesOfItem(atPath: config + "/secrets.json")[.posixPermissions] as? Int) ?? 0
+        #expect(mode == 0o600)
+        let list = try await Self.cli(["servers", "list"], config: config)
+        #expect(list.stdout.contains("* box") && list.stdout.contains("(key saved)"))
+        // No --server, no --api-key: the saved default and its key.
+        let sessions = try await Self.cli(["sessions"], config: config)
+        #expect(sessions.status == 0, "\(sessions.stderr)")
+        #expect(try await Self.cli(["servers", "remove", "box"], config: config).status == 0)
+        #expect(try await Self.cli(["servers", "list"], config: config).stdout.contains("no saved servers"))
+        await h.stop()
+    }
+
+    @Test("watch under tmux: the dashboard shows events as they are appended, and p pauses and resumes from the keyboard")
+    func watchUnderTmux() async throws {
+        let h = try await KitHarness.start()
+        let id = try await h.startFakeRalph("iterations: 1000\npace: 0.3")
+        let tmux = try Tmux()
+        do {
+            try await watchSteps(h, id, tmux)
+        } catch {
+            await tmux.kill()
+            throw error
+        }
+        await tmux.kill()
+        await h.stop()
+    }
+
+    func watchSteps(_ h: KitHarness, _ id: String, _ tmux: Tmux) async throws {
+        try await tmux.start(
+            command: [Products.path("ralph-mobile"), "watch", id, "--server", h.server.base],
+            environment: ["RALPH_MOBILE_CONFIG_DIR": h.tmp.subdirectory("cli")]
+        )
+        try await tmux.waitFor("the dashboard") { $0.contains("RALPH MOBILE") && $0.contains("● connected") }
+        let screen = try await tmux.capture()
+        #expect(screen.contains(String(id.prefix(8))) && screen.contains("live"))
+        #expect(screen.contains("p pause") && screen.contains("q quit"))
+
+        // An event appended to the run shows up on the screen.
+        _ = try await h.client.emit(id, topic: "probe.appended", payload: .string("from the test"))
+        try await tmux.waitFor("the appended event") { $0.contains("probe.appended") && $0.contains("from the test") }
+
+        // p pauses the run for real (SIGSTOP, the server says paused); p again resumes it.
+        try await tmux.send("p")
+        let client = h.client
+        try await eventually(10, "the run to be paused") { try await client.status(id).mode == .paused }
+        try await tmux.waitFor("paused on screen") { $0.contains("paused — press p to resume") && $0.contains("p resume") }
+        try await tmux.send("p")
+        try await eventually(10, "the run to be resumed") { try await client.status(id).mode == .live }
+        try await tmux.waitFor("resumed on screen") { $0.contains("resumed") && $0.contains("p pause") }
+
+        // s asks first; anything but y keeps the run going; y stops it.
+        try await tmux.send("s")
+        try await tmux.waitFor("the confirmation") { $0.contains("Stop run \(id.prefix(8))?") }
+        try await tmux.send("n")
+        try await tmux.waitFor("not stopped") { $0.contains("not stopped") }
+        #expect(try await client.status(id).mode == .live)
+        try await tmux.send("s")
+        try await tmux.waitFor("the confirmation again") { $0.contains("Stop run \(id.prefix(8))?") }
+        try await tmux.send("y")
+        try await eventually(10, "the run to stop") { try await client.status(id).mode == .complete }
+        try await tmux.waitFor("the end on screen") { $0.contains("run ended") && $0.contains("interrupted") && $0.contains("○ disconnected") }
+
+        try await tmux.send("q")
+        try await eventually(5, "watch to quit") { await !tmux.isRunning }
+    }
+}
+
+/// A private tmux server (its own socket) running one command in a 120×40 window.
+struct Tmux {
+    let socket = "rm-test-\(UUID().uuidString.prefix(8))"
+
+    init() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") || Self.which("tmux") != nil else {
+            throw TestFailure("tmux is not installed (apt-get install tmux); the terminal client is tested inside it")
+        }
+    }
+
+    static func which(_ name: String) -> String? {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Runs a tmux command. Spawned with every other descriptor closed: the tmux server that `new-session` leaves
+    /// behind must not hold anything of ours open (Foundation's Process waits for that to close before it reaps).
+    @discardableResult
+    func tmux(_ arguments: [String]) async throws -> Products.Output {
+        let log = FileManager.default.temporaryDirectory.path + "/\(socket)-\(UUID().uuidString.prefix(8)).log"
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let child = try ChildProcess.spawn(
+            Self.which("tmux") ?? "/usr/bin/tmux", arguments: ["-L", socket, "-f", "/dev/null"] + arguments,
+            workingDirectory: FileManager.default.temporaryDirectory.path, environment: ProcessInfo.processInfo.environment, logFile: log
+        )
+        let exit = await child.waitForExit()
+        let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        return Products.Output(status: exit == .exited(0) ? 0 : 1, stdout: output, stderr: "")
+    }
+
+    func start(command: [String], environment: [String: String]) async throws {
+        let env = environment.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
+        let line = "env \(env) " + command.map(Self.quote).joined(separator: " ")
+        let result = try await tmux(["new-session", "-d", "-s", "w", "-x", "120", "-y", "40", line])
+        guard result.status == 0 else { throw TestFailure("tmux new-session failed: \(result.stdout)") }
+    }
+
+    static func quote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+    func capture() async throws -> String { try await tmux(["capture-pane", "-p", "-t", "w"]).stdout }
+
+    func send(_ keys: String) async throws { try await tmux(["send-keys", "-t", "w", "-l", keys]) }
+
+    var isRunning: Bool {
+        get async { (try? await tmux(["has-session", "-t", "w"]).status) == 0 }
+    }
+
+    func waitFor(_ what: String, seconds: Double = 10, _ condition: (String) -> Bool) async throws {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        var screen = ""
+        while ContinuousClock.now < deadline {
+            screen = try await capture()
+            if condition(screen) { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TestFailure("timed out waiting for \(what); the screen was:\n\(screen)")
+    }
+
+    func kill() async { _ = try? await tmux(["kill-server"]) }
+}

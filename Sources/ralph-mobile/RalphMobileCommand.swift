@@ -74,6 +74,16 @@ enum Config {
     static func profiles() throws -> ServerProfiles {
         try ServerProfiles(file: directory + "/servers.json", secrets: FileSecretStore(path: directory + "/secrets.json"))
     }
+
+    /// Runs `body` with the saved servers, turning errors into a message and exit code 1.
+    @MainActor
+    static func withProfiles<T>(_ body: (ServerProfiles) async throws -> T) async throws -> T {
+        do {
+            return try await body(try profiles())
+        } catch {
+            throw fail(error)
+        }
+    }
 }
 
 /// Prints an error the way the terminal client reports them, and exits 1.

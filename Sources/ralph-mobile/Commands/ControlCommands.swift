@@ -9,6 +9,12 @@ struct SessionTarget: ParsableArguments {
 
     @Argument(help: "The session id (or a unique prefix of it).")
     var id: String
+
+    /// Runs an action on the session and prints what it says.
+    @MainActor
+    func perform(_ action: (RalphClient) async throws -> String) async throws {
+        try await withClient(server) { client in say(try await action(client)) }
+    }
 }
 
 struct PauseCommand: AsyncParsableCommand {
@@ -18,10 +24,7 @@ struct PauseCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        try await withClient(target.server) { client in
-            let answer = try await client.pause(target.id)
-            say("paused (pid \(answer.pid)) — resume with: ralph-mobile resume \(target.id)")
-        }
+        try await target.perform { "paused (pid \(try await $0.pause(target.id).pid)) — resume with: ralph-mobile resume \(target.id)" }
     }
 }
 
@@ -32,10 +35,7 @@ struct ResumeCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        try await withClient(target.server) { client in
-            let answer = try await client.resume(target.id)
-            say("resumed (pid \(answer.pid))")
-        }
+        try await target.perform { "resumed (pid \(try await $0.resume(target.id).pid))" }
     }
 }
 
@@ -89,9 +89,9 @@ struct EmitCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        try await withClient(target.server) { client in
+        try await target.perform { client in
             let answer = try await client.emit(target.id, topic: topic, payload: payload.map(Self.payload))
-            say("emitted \(answer.topic) (event \(answer.id)) at \(answer.timestamp)")
+            return "emitted \(answer.topic) (event \(answer.id)) at \(answer.timestamp)"
         }
     }
 
@@ -118,9 +118,9 @@ struct SteerCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        try await withClient(target.server) { client in
+        try await target.perform { client in
             let answer = try await client.steer(target.id, message: message.joined(separator: " "))
-            say("delivered (event \(answer.id)) at \(answer.deliveredAt)")
+            return "delivered (event \(answer.id)) at \(answer.deliveredAt)"
         }
     }
 }

@@ -28,14 +28,11 @@ struct Servers: AsyncParsableCommand {
         @MainActor
         func run() async throws {
             let key = apiKey ?? ProcessInfo.processInfo.environment["RALPH_MOBILE_API_KEY"]
-            do {
-                let profiles = try Config.profiles()
+            let (profile, isDefault) = try await Config.withProfiles { profiles in
                 let profile = try await profiles.add(name: name, url: url, apiKey: key)
-                let isDefault = profiles.active?.id == profile.id
-                say("saved \(profile.name) → \(profile.url)\(profile.hasKey ? " (with key)" : "")\(isDefault ? ", the default server" : "")")
-            } catch {
-                throw fail(error)
+                return (profile, profiles.active?.id == profile.id)
             }
+            say("saved \(profile.name) → \(profile.url)\(profile.hasKey ? " (with key)" : "")\(isDefault ? ", the default server" : "")")
         }
     }
 
@@ -47,12 +44,7 @@ struct Servers: AsyncParsableCommand {
 
         @MainActor
         func run() async throws {
-            let profiles: ServerProfiles
-            do {
-                profiles = try Config.profiles()
-            } catch {
-                throw fail(error)
-            }
+            let profiles = try await Config.withProfiles { $0 }
             guard !profiles.profiles.isEmpty else {
                 say("no saved servers — add one with `ralph-mobile servers add <url> [--api-key <key>]`")
                 return
@@ -74,13 +66,8 @@ struct Servers: AsyncParsableCommand {
 
         @MainActor
         func run() async throws {
-            do {
-                let profiles = try Config.profiles()
-                try profiles.use(name)
-                say("\(name) is now the default server")
-            } catch {
-                throw fail(error)
-            }
+            try await Config.withProfiles { try $0.use(name) }
+            say("\(name) is now the default server")
         }
     }
 
@@ -92,13 +79,8 @@ struct Servers: AsyncParsableCommand {
 
         @MainActor
         func run() async throws {
-            do {
-                let profiles = try Config.profiles()
-                try profiles.remove(name)
-                say("removed \(name)")
-            } catch {
-                throw fail(error)
-            }
+            try await Config.withProfiles { try $0.remove(name) }
+            say("removed \(name)")
         }
     }
 }

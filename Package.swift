@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // Wire contract shared by server and clients. Foundation only.
@@ -65,6 +66,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -91,7 +93,7 @@ let package = Package(
         .testTarget(name: "RalphAPITests", dependencies: ["RalphAPI"], swiftSettings: swiftSettings),
         .testTarget(name: "RalphFilesTests", dependencies: ["RalphFiles", "RalphSimulator"], swiftSettings: swiftSettings),
         .testTarget(name: "RalphSimulatorTests", dependencies: ["RalphSimulator", "RalphFiles"], swiftSettings: swiftSettings),
-        .testTarget(name: "AgentRunnerTests", dependencies: ["AgentRunner"], swiftSettings: swiftSettings),
+        .testTarget(name: "AgentRunnerTests", dependencies: ["AgentRunner", "RalphAPI"], swiftSettings: swiftSettings),
         // Real servers on port 0, temporary directories and polling helpers, shared by the server and client tests.
         .target(
             name: "TestSupport",

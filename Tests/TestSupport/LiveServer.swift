@@ -155,6 +155,9 @@ public enum Products {
     /// The `ralph` test double.
     public static var fakeRalph: String { path("fake-ralph") }
 
+    /// The `claude` test double.
+    public static var fakeClaude: String { path("fake-claude") }
+
     /// What a finished process printed.
     public struct Output: Sendable {
         public var status: Int32

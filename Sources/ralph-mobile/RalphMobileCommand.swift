@@ -17,12 +17,14 @@ struct RalphMobileCommand: AsyncParsableCommand {
               ralph-mobile sessions
               ralph-mobile watch 241f          live dashboard (p pause, s stop, q quit)
               ralph-mobile events 241f --json  one JSON event per line
+              ralph-mobile chat --new --cwd ~/code/app    talk to Claude Code (a allow, d deny)
+              ralph-mobile approvals           tool calls waiting for you
             """,
         version: RalphMobileVersion.current,
         subcommands: [
             Servers.self, SessionsCommand.self, StatusCommand.self, WatchCommand.self, EventsCommand.self, PauseCommand.self, ResumeCommand.self,
             StopCommand.self, EmitCommand.self, SteerCommand.self, StartCommand.self, LogCommand.self, QuestionsCommand.self, AnswerCommand.self,
-            LibraryCommand.self,
+            LibraryCommand.self, ChatCommand.self, ConversationsCommand.self, ApprovalsCommand.self,
         ]
     )
 }

@@ -1,0 +1,77 @@
+import Foundation
+import RalphAPI
+
+/// Conversations and approvals (`design/CHAT.md`).
+extension RalphClient {
+    public func conversations(limit: Int? = nil, cursor: String? = nil, pinned: Bool? = nil, includeArchived: Bool = false) async throws(RalphClientError)
+        -> Page<Conversation>
+    {
+        var query: [(String, String)] = []
+        if let limit { query.append(("limit", String(limit))) }
+        if let cursor { query.append(("cursor", cursor)) }
+        if let pinned { query.append(("pinned", pinned ? "true" : "false")) }
+        if includeArchived { query.append(("archived", "true")) }
+        return try await get("/api/conversations", query: query)
+    }
+
+    public func createConversation(_ request: CreateConversationRequest) async throws(RalphClientError) -> Conversation {
+        try await send(.POST, "/api/conversations", json: request)
+    }
+
+    public func conversation(_ id: String) async throws(RalphClientError) -> Conversation {
+        try await get("/api/conversations/\(Self.component(id))")
+    }
+
+    public func updateConversation(_ id: String, _ change: PatchConversationRequest) async throws(RalphClientError) -> Conversation {
+        try await send(.PATCH, "/api/conversations/\(Self.component(id))", json: change)
+    }
+
+    public func deleteConversation(_ id: String) async throws(RalphClientError) {
+        _ = try await data(.DELETE, "/api/conversations/\(Self.component(id))")
+    }
+
+    /// The newest page of messages (`before` nil), or the page before a cursor; items oldest first.
+    public func messages(_ conversationID: String, before: String? = nil, limit: Int? = nil) async throws(RalphClientError) -> Page<ChatMessage> {
+        var query: [(String, String)] = []
+        if let before { query.append(("before", before)) }
+        if let limit { query.append(("limit", String(limit))) }
+        return try await get("/api/conversations/\(Self.component(conversationID))/messages", query: query)
+    }
+
+    public func sendMessage(_ conversationID: String, text: String, mode: SendMode = .queue) async throws(RalphClientError) -> SendMessageResponse {
+        try await send(.POST, "/api/conversations/\(Self.component(conversationID))/messages", json: SendMessageRequest(text: text, mode: mode))
+    }
+
+    public func interrupt(_ conversationID: String) async throws(RalphClientError) -> InterruptResponse {
+        try await send(.POST, "/api/conversations/\(Self.component(conversationID))/interrupt")
+    }
+
+    /// Approvals in a state (`nil` = every state), of one conversation or of all.
+    public func approvals(state: ApprovalState? = .pending, conversationID: String? = nil) async throws(RalphClientError) -> [Approval] {
+        var query = [("state", state?.rawValue ?? "all")]
+        if let conversationID { query.append(("conversation", conversationID)) }
+        return try await get("/api/approvals", query: query, as: ApprovalList.self).approvals
+    }
+
+    public func decide(_ approvalID: String, _ decision: ApprovalDecision, message: String? = nil, updatedInput: JSONValue? = nil) async throws(RalphClientError)
+        -> Approval
+    {
+        try await send(
+            .POST, "/api/approvals/\(Self.component(approvalID))", json: ApprovalDecisionRequest(decision: decision, message: message, updatedInput: updatedInput)
+        )
+    }
+
+    /// The same decision for several approvals; each result says whether it was applied.
+    public func decide(_ approvalIDs: [String], _ decision: ApprovalDecision, message: String? = nil) async throws(RalphClientError) -> [BatchApprovalResult] {
+        try await send(.POST, "/api/approvals", json: BatchApprovalRequest(ids: approvalIDs, decision: decision, message: message), as: BatchApprovalResponse.self)
+            .results
+    }
+
+    /// The conversation's event stream, resuming after `lastEventID`.
+    public func conversationEvents(_ conversationID: String, after lastEventID: Int?, policy: ReconnectPolicy = ReconnectPolicy()) -> EventStream {
+        EventStream(
+            client: self, path: "/api/conversations/\(Self.component(conversationID))/events",
+            query: lastEventID == nil ? [("history", "0")] : [], lastEventID: lastEventID.map(String.init), policy: policy
+        )
+    }
+}

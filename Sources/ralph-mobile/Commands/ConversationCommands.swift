@@ -1,0 +1,268 @@
+import ArgumentParser
+import Foundation
+import RalphAPI
+import RalphMobileKit
+
+/// `ralph-mobile conversations …`: list, create, rename, pin and delete conversations with an agent.
+struct ConversationsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "conversations",
+        abstract: "Conversations with Claude Code on the server: list, create, rename, pin, delete.",
+        subcommands: [List.self, New.self, Show.self, Rename.self, Pin.self, Unpin.self, Archive.self, Delete.self],
+        defaultSubcommand: List.self
+    )
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List conversations, newest activity first.")
+        @OptionGroup var server: ServerOptions
+        @Flag(help: "Only pinned conversations.") var pinned = false
+        @Flag(name: .customLong("archived"), help: "Include archived conversations.") var archived = false
+        @Option(help: "How many (1-200).") var limit = 30
+        @Flag(help: "Print the server's JSON.") var json = false
+
+        @MainActor
+        func run() async throws {
+            let theme = server.theme
+            try await withClient(server) { client in
+                let page = try await client.conversations(limit: limit, pinned: pinned ? true : nil, includeArchived: archived)
+                if json { return say(try SessionsCommand.prettyJSON(page)) }
+                if page.items.isEmpty { return say(theme.dim("no conversations yet — start one with `ralph-mobile chat --new --cwd <dir>`")) }
+                for c in page.items { say(ChatFormat(theme: theme).row(c, width: FullScreen.size().columns)) }
+                if page.hasMore { say(theme.dim("… more: use --limit")) }
+            }
+        }
+    }
+
+    struct New: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a conversation in a working directory inside the server's workspaces.")
+        @OptionGroup var server: ServerOptions
+        @Option(help: "The working directory (absolute, or relative to the server's first workspace).") var cwd: String
+        @Option(help: "A title (default: from the first message).") var title: String?
+        @Option(help: "The model to ask the CLI for.") var model: String?
+        @Option(name: .customLong("permission-mode"), help: "default, acceptEdits, plan, bypassPermissions, dontAsk.") var permissionMode: String?
+
+        @MainActor
+        func run() async throws {
+            try await withClient(server) { client in
+                let c = try await client.createConversation(CreateConversationRequest(title: title, cwd: cwd, model: model, permissionMode: permissionMode))
+                say(c.id)
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print a conversation's messages (the newest page, or --all).")
+        @OptionGroup var server: ServerOptions
+        @Argument(help: "The conversation id.") var id: String
+        @Flag(help: "Every message, not only the newest 50.") var all = false
+        @Flag(help: "Print the messages as JSON.") var json = false
+
+        @MainActor
+        func run() async throws {
+            let format = ChatFormat(theme: server.theme)
+            try await withClient(server) { client in
+                var page = try await client.messages(id, limit: 50)
+                var messages = page.items
+                while all, page.hasMore, let cursor = page.nextCursor {
+                    page = try await client.messages(id, before: cursor, limit: 200)
+                    messages = page.items + messages
+                }
+                if json { return say(try SessionsCommand.prettyJSON(messages)) }
+                for message in messages { say(format.message(message)) }
+            }
+        }
+    }
+
+    struct Rename: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set a conversation's title.")
+        @OptionGroup var server: ServerOptions
+        @Argument(help: "The conversation id.") var id: String
+        @Argument(help: "The new title.") var title: String
+        @MainActor func run() async throws { try await ConversationsCommand.patch(server, id, PatchConversationRequest(title: title), "renamed") }
+    }
+
+    struct Pin: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Pin a conversation (kept on the server, for every device).")
+        @OptionGroup var server: ServerOptions
+        @Argument(help: "The conversation id.") var id: String
+        @MainActor func run() async throws { try await ConversationsCommand.patch(server, id, PatchConversationRequest(pinned: true), "pinned") }
+    }
+
+    struct Unpin: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Unpin a conversation.")
+        @OptionGroup var server: ServerOptions
+        @Argument(help: "The conversation id.") var id: String
+        @MainActor func run() async throws { try await ConversationsCommand.patch(server, id, PatchConversationRequest(pinned: false), "unpinned") }
+    }
+
+    struct Archive: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Archive a conversation (hidden from the list unless --archived).")
+        @OptionGroup var server: ServerOptions
+        @Argument(help: "The conversation id.") var id: String
+        @MainActor func run() async throws { try await ConversationsCommand.patch(server, id, PatchConversationRequest(archived: true), "archived") }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a conversation, its messages and its agent process.")
+        @OptionGroup var server: ServerOptions
+        @Argument(help: "The conversation id.") var id: String
+        @Flag(help: "Do not ask for confirmation.") var yes = false
+
+        @MainActor
+        func run() async throws {
+            if !yes {
+                guard isatty(STDIN_FILENO) == 1 else { throw fail(RalphMobileFailure(message: "deleting needs confirmation: run it in a terminal or pass --yes")) }
+                Output.write("Delete conversation \(id) and all its messages? [y/N] ", to: STDOUT_FILENO)
+                guard readLine()?.lowercased().hasPrefix("y") == true else { return say("kept") }
+            }
+            try await withClient(server) { client in
+                try await client.deleteConversation(id)
+                say("deleted \(id)")
+            }
+        }
+    }
+
+    @MainActor
+    static func patch(_ server: ServerOptions, _ id: String, _ change: PatchConversationRequest, _ verb: String) async throws {
+        try await withClient(server) { client in
+            let c = try await client.updateConversation(id, change)
+            say("\(verb) \(c.id): \(c.title)")
+        }
+    }
+}
+
+/// `ralph-mobile approvals …`: the tool calls waiting for a person, answered one by one or in a batch.
+struct ApprovalsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "approvals",
+        abstract: "Tool calls waiting for approval, in every conversation: list, allow, deny.",
+        subcommands: [List.self, Allow.self, Deny.self],
+        defaultSubcommand: List.self
+    )
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List pending approvals (--all: every state).")
+        @OptionGroup var server: ServerOptions
+        @Flag(help: "Decided and cancelled ones too.") var all = false
+        @Option(help: "Only this conversation.") var conversation: String?
+        @Flag(help: "Print the server's JSON.") var json = false
+
+        @MainActor
+        func run() async throws {
+            let format = ChatFormat(theme: server.theme)
+            try await withClient(server) { client in
+                let approvals = try await client.approvals(state: all ? nil : .pending, conversationID: conversation)
+                if json { return say(try SessionsCommand.prettyJSON(approvals)) }
+                if approvals.isEmpty { return say(server.theme.dim(all ? "no approvals" : "nothing waiting for approval")) }
+                for approval in approvals { say(format.approval(approval)) }
+            }
+        }
+    }
+
+    struct Allow: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Allow one or more pending tool calls.")
+        @OptionGroup var server: ServerOptions
+        @Argument(help: "Approval ids.") var ids: [String]
+        @Flag(help: "Also allow calls like it for the rest of the session (the CLI's suggested rules).") var session = false
+        @MainActor func run() async throws { try await ApprovalsCommand.decide(server, ids, session ? .allowSession : .allow, message: nil) }
+    }
+
+    struct Deny: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Deny one or more pending tool calls, telling the agent why.")
+        @OptionGroup var server: ServerOptions
+        @Argument(help: "Approval ids.") var ids: [String]
+        @Option(help: "What the agent is told.") var message: String?
+        @MainActor func run() async throws { try await ApprovalsCommand.decide(server, ids, .deny, message: message) }
+    }
+
+    /// One id: the single route (its error is the command's). Several: the batch route, a line per id.
+    @MainActor
+    static func decide(_ server: ServerOptions, _ ids: [String], _ decision: ApprovalDecision, message: String?) async throws {
+        guard !ids.isEmpty else { throw fail(RalphMobileFailure(message: "give at least one approval id")) }
+        let theme = server.theme
+        try await withClient(server) { client in
+            if ids.count == 1 {
+                let approval = try await client.decide(ids[0], decision, message: message)
+                return say("\(theme.good(approval.state.rawValue)) \(approval.id) \(approval.toolName)")
+            }
+            var failed = false
+            for result in try await client.decide(ids, decision, message: message) {
+                if let approval = result.approval {
+                    say("\(theme.good(approval.state.rawValue)) \(approval.id) \(approval.toolName)")
+                } else {
+                    failed = true
+                    say("\(theme.bad("failed")) \(result.id): \(result.error ?? "unknown error")")
+                }
+            }
+            if failed { throw ExitCode.failure }
+        }
+    }
+}
+
+/// How conversations, messages and chat events look in the terminal.
+struct ChatFormat {
+    let theme: Theme
+
+    func status(_ status: ConversationStatus) -> String {
+        switch status {
+        case .idle: theme.dim("idle")
+        case .running: theme.paint("running", Theme.green, bold: true)
+        case .awaitingApproval: theme.paint("needs you", Theme.gold, bold: true)
+        case .stalled: theme.bad("stalled")
+        }
+    }
+
+    func row(_ c: Conversation, width: Int) -> String {
+        let pin = c.pinned ? theme.paint("★", Theme.gold) : " "
+        let title = c.title.isEmpty ? theme.dim("(untitled)") : c.title
+        let cost = String(format: "$%.4f", c.totalCostUsd)
+        let line = "\(pin) \(theme.accent(c.id))  \(Text.pad(status(c.status), 10))  \(Text.dateTime(c.lastActivityAt))  \(theme.dim(cost))  \(title)  \(theme.dim(c.cwd))"
+        return Text.fit(line, width)
+    }
+
+    func message(_ m: ChatMessage) -> String {
+        var lines: [String] = []
+        switch m.role {
+        case .user: lines.append(theme.accent("you ›") + " " + m.text)
+        case .assistant: if !m.text.isEmpty { lines.append(theme.paint("claude ›", Theme.purple, bold: true) + " " + m.text) }
+        case .system: lines.append(theme.dim(m.text))
+        }
+        for call in m.toolCalls {
+            lines.append(toolLine(name: call.name, input: call.input))
+            if let output = call.output { lines.append(outputLine(output, isError: call.isError == true)) }
+        }
+        if let cost = m.costUsd { lines.append(theme.dim("  ✓ $" + String(format: "%.4f", cost) + (m.usage.map { " · \($0.inputTokens) in / \($0.outputTokens) out" } ?? ""))) }
+        return lines.joined(separator: "\n")
+    }
+
+    func toolLine(name: String, input: JSONValue) -> String {
+        "  " + theme.paint("⚙ \(name)", Theme.cyan) + " " + theme.dim(Text.cut(Self.summary(input), 160))
+    }
+
+    func outputLine(_ output: String, isError: Bool) -> String {
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false).prefix(3).map { Text.cut(String($0), 150) }
+        let text = lines.joined(separator: "\n      ")
+        return "    ↳ " + (isError ? theme.bad(text) : theme.dim(text))
+    }
+
+    func approval(_ a: Approval) -> String {
+        let state: String =
+            switch a.state {
+            case .pending: theme.paint("pending", Theme.gold, bold: true)
+            case .allowed: theme.good("allowed")
+            case .denied: theme.bad("denied")
+            case .cancelled: theme.dim("cancelled")
+            }
+        return "\(theme.accent(a.id))  \(state)  \(a.toolName)  \(theme.dim(Text.cut(Self.summary(a.input), 120)))  \(theme.dim("conversation \(a.conversationId)"))"
+    }
+
+    /// The part of a tool input a person needs to judge it: the command, the file, or the compact JSON.
+    static func summary(_ input: JSONValue) -> String {
+        if let object = input.objectValue {
+            for key in ["command", "file_path", "path", "url", "pattern", "query"] {
+                if let value = object[key]?.stringValue { return "\(key): \(value)" }
+            }
+        }
+        return String(decoding: JSONWriter.bytes(input), as: UTF8.self)
+    }
+}

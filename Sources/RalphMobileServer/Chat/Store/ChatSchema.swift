@@ -1,0 +1,124 @@
+import GRDB
+
+/// The chat database's schema, as a list of named migrations (`v1-…`, then `v2-…`, …).
+///
+/// Never edit a migration once it has shipped: add a new one. ``ChatStore`` refuses a database that has migrations
+/// this build does not know (it was written by a newer server).
+///
+/// ## Tables (v1)
+///
+/// Every table but `conversation_events` has an `INTEGER PRIMARY KEY AUTOINCREMENT` column (`position` or `seq`):
+/// SQLite assigns it on the first insert, it only grows, and it is never reused, even after deletes. Upserts go
+/// through `INSERT … ON CONFLICT(id) DO UPDATE`, which keeps it, so a row keeps its place in every ordering. The
+/// wire id is `TEXT NOT NULL UNIQUE` (the natural key; foreign keys point at it).
+///
+/// - `conversations`: every ``Conversation`` field (`usage` as JSON text); `position` breaks ties of
+///   `last_activity_at` in the list order (`last_activity_at DESC, position DESC`).
+/// - `messages`: every ``ChatMessage`` field (`tool_calls` as a JSON array, `usage` as JSON or NULL); `seq` is the
+///   chronological order of a conversation's messages.
+/// - `turns`: every ``Turn`` field (`usage` as JSON or NULL); `seq` is the queue (creation) order.
+/// - `approvals`: every ``Approval`` field (`input` and `suggestions` as JSON text); `seq` is creation order.
+/// - `conversation_events`: the conversation SSE stream, `PRIMARY KEY (conversation_id, seq)`, `seq` being 1, 2, 3 …
+///   per conversation with no gaps; `data` is the event's JSON bytes (BLOB).
+///
+/// Messages, turns, approvals and events belong to a conversation (`ON DELETE CASCADE`). `turn_id` columns are plain
+/// columns, not foreign keys: the driver may store a message or an approval before its turn row in the same batch.
+enum ChatSchema {
+    /// The migrator, with every migration of this build registered.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-conversations-messages-turns-approvals-events") { db in
+            try db.execute(sql: v1)
+        }
+        return migrator
+    }
+
+    private static let v1 = """
+        CREATE TABLE conversations (
+            position INTEGER PRIMARY KEY AUTOINCREMENT,
+            id TEXT NOT NULL UNIQUE,
+            title TEXT NOT NULL,
+            title_is_custom INTEGER NOT NULL,
+            cwd TEXT NOT NULL,
+            backend TEXT NOT NULL,
+            model TEXT,
+            permission_mode TEXT,
+            pinned INTEGER NOT NULL,
+            archived INTEGER NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            last_activity_at TEXT NOT NULL,
+            session_id TEXT,
+            status TEXT NOT NULL,
+            process_running INTEGER NOT NULL,
+            queued INTEGER NOT NULL,
+            pending_approvals INTEGER NOT NULL,
+            message_count INTEGER NOT NULL,
+            total_cost_usd REAL NOT NULL,
+            usage TEXT NOT NULL,
+            last_message_preview TEXT
+        );
+        CREATE INDEX conversations_by_activity ON conversations(last_activity_at, position);
+
+        CREATE TABLE messages (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            id TEXT NOT NULL UNIQUE,
+            conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+            turn_id TEXT,
+            role TEXT NOT NULL,
+            text TEXT NOT NULL,
+            tool_calls TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            cost_usd REAL,
+            usage TEXT
+        );
+        CREATE INDEX messages_by_conversation ON messages(conversation_id, seq);
+
+        CREATE TABLE turns (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            id TEXT NOT NULL UNIQUE,
+            conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+            text TEXT NOT NULL,
+            state TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            started_at TEXT,
+            ended_at TEXT,
+            session_id TEXT,
+            cost_usd REAL,
+            usage TEXT,
+            duration_ms INTEGER,
+            stop_reason TEXT,
+            error TEXT
+        );
+        CREATE INDEX turns_by_conversation ON turns(conversation_id, seq);
+
+        CREATE TABLE approvals (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            id TEXT NOT NULL UNIQUE,
+            conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+            turn_id TEXT NOT NULL,
+            tool_use_id TEXT,
+            tool_name TEXT NOT NULL,
+            input TEXT NOT NULL,
+            suggestions TEXT NOT NULL,
+            reason TEXT,
+            state TEXT NOT NULL,
+            decision TEXT,
+            message TEXT,
+            decided_by TEXT,
+            created_at TEXT NOT NULL,
+            decided_at TEXT
+        );
+        CREATE INDEX approvals_by_conversation ON approvals(conversation_id, seq);
+        CREATE INDEX approvals_by_state ON approvals(state, seq);
+
+        CREATE TABLE conversation_events (
+            conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL CHECK (seq > 0),
+            name TEXT NOT NULL,
+            data BLOB NOT NULL,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (conversation_id, seq)
+        ) WITHOUT ROWID;
+        """
+}

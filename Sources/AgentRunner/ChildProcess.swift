@@ -63,12 +63,26 @@ public final class ChildProcess: Sendable {
         guard logFD >= 0 else { throw .logUnwritable(path: logFile, reason: String(cString: strerror(errno))) }
         defer { close(logFD) }
 
+        return try launch(executable: executable, arguments: arguments, workingDirectory: workingDirectory, environment: environment) { actions in
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_adddup2(&actions, logFD, 1)
+            posix_spawn_file_actions_adddup2(&actions, logFD, 2)
+        }
+    }
+
+    /// Starts `executable` (already resolved) in its own process group with default signal handling, in
+    /// `workingDirectory`, and starts reaping it.
+    ///
+    /// - Parameter standardStreams: adds the file actions that set up descriptors 0, 1 and 2; every other descriptor
+    ///   is closed in the child.
+    static func launch(
+        executable: String, arguments: [String], workingDirectory: String, environment: [String: String],
+        standardStreams: (inout posix_spawn_file_actions_t) -> Void
+    ) throws(SpawnError) -> ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, logFD, 1)
-        posix_spawn_file_actions_adddup2(&actions, logFD, 2)
+        standardStreams(&actions)
         rm_spawn_file_actions_addchdir(&actions, workingDirectory)
         // Descriptors the server has open (sockets, watches) are not the child's business.
         _ = rm_spawn_file_actions_addclosefrom(&actions, 3)

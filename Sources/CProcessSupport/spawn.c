@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <spawn.h>
+#include <unistd.h>
 #include "CProcessSupport.h"
 
 int rm_spawn_file_actions_addchdir(posix_spawn_file_actions_t *actions, const char *path) {
@@ -14,5 +16,16 @@ int rm_spawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actions, int 
     (void)actions;
     (void)from;
     return ENOSYS;
+#endif
+}
+
+int rm_pipe_cloexec(int fds[2]) {
+#if defined(__linux__)
+    return pipe2(fds, O_CLOEXEC);
+#else
+    if (pipe(fds) != 0) return -1;
+    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    return 0;
 #endif
 }

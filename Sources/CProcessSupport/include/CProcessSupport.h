@@ -10,4 +10,8 @@ int rm_spawn_file_actions_addchdir(posix_spawn_file_actions_t *actions, const ch
 /// in the child. Returns ENOSYS where it is not available (descriptors are then closed by O_CLOEXEC only).
 int rm_spawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actions, int from);
 
+/// A pipe whose both ends are close-on-exec, created atomically (pipe2 with O_CLOEXEC where available), so a child
+/// spawned by another thread at the same moment cannot inherit it. Returns 0, or -1 with errno set.
+int rm_pipe_cloexec(int fds[2]);
+
 #endif

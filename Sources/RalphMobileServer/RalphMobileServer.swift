@@ -23,6 +23,7 @@ public struct RalphMobileServer: Sendable {
     public let supervisor: RunSupervisor
     let hostSampler: HostSampler
     let hub: EventHub
+    let chat: ChatService
     let demo: DemoProcess?
     let logger: Logger
 
@@ -83,6 +84,28 @@ public struct RalphMobileServer: Sendable {
         supervisorLogger[metadataKey: "area"] = "supervisor"
         supervisor = RunSupervisor(configuration: supervisorConfiguration, catalog: catalog, logger: supervisorLogger)
         hostSampler = HostSampler(diskPath: roots.first ?? configuration.dataDirectory)
+        let store: ChatStore
+        do {
+            store = try ChatStore(path: configuration.chatDatabase)
+        } catch {
+            throw StartupError("cannot open the conversations database \(configuration.chatDatabase): \(error)")
+        }
+        var machine = ConversationMachine.Configuration()
+        machine.stallAfter = configuration.chatStallAfter
+        machine.idleStopAfter = configuration.chatIdleStop
+        machine.interruptGrace = configuration.chatInterruptGrace
+        var chatEnvironment = ProcessInfo.processInfo.environment
+        chatEnvironment["RALPH_MOBILE_API_KEY"] = nil
+        chatEnvironment.merge(configuration.chatEnvironment) { _, given in given }
+        var chatLogger = logger
+        chatLogger[metadataKey: "area"] = "chat"
+        chat = ChatService(
+            store: store, chatHub: ChatHub(queueCapacity: configuration.subscriberQueueCapacity), eventHub: hub, roots: WorkspaceRoots(roots),
+            configuration: ChatService.Configuration(
+                backend: .claude(command: configuration.claudeCommand, extraArguments: configuration.claudeArguments), machine: machine
+            ),
+            environment: chatEnvironment, logger: chatLogger
+        )
     }
 
     /// The Hummingbird application. `onServerRunning` receives the bound port (useful with port 0).
@@ -106,6 +129,7 @@ public struct RalphMobileServer: Sendable {
         HostRoutes(sampler: hostSampler).register(on: router)
         EventStreamRoutes(catalog: catalog, hub: hub, lookup: lookup).register(on: router)
         KeyRoutes(keyStore: keyStore).register(on: router)
+        ConversationRoutes(chat: chat).register(on: router)
         routeTable.record(router.routes.map { ($0.path, $0.method.rawValue) })
 
         let logger = self.logger
@@ -119,8 +143,8 @@ public struct RalphMobileServer: Sendable {
             ),
             services: [
                 BackgroundService(
-                    catalog: catalog, hub: hub, keyStore: keyStore, supervisor: supervisor, demo: demo, heartbeatInterval: configuration.heartbeatInterval,
-                    logger: logger
+                    catalog: catalog, hub: hub, chat: chat, keyStore: keyStore, supervisor: supervisor, demo: demo,
+                    heartbeatInterval: configuration.heartbeatInterval, logger: logger
                 )
             ],
             onServerRunning: { channel in
@@ -141,6 +165,7 @@ public struct RalphMobileServer: Sendable {
 struct BackgroundService: Service {
     let catalog: RunCatalog
     let hub: EventHub
+    let chat: ChatService
     let keyStore: KeyStore
     let supervisor: RunSupervisor
     let demo: DemoProcess?
@@ -149,6 +174,13 @@ struct BackgroundService: Service {
 
     func run() async throws {
         catalog.start(observer: hub)
+        Task {
+            do {
+                try await chat.start()
+            } catch {
+                logger.error("conversations: could not recover after the restart: \(error)")
+            }
+        }
         Task {
             await catalog.waitUntilReady()
             await supervisor.restore()
@@ -166,6 +198,13 @@ struct BackgroundService: Service {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: tick)
                     hub.sendHeartbeats(interval: interval)
+                    chat.chatHub.sendHeartbeats(interval: interval)
+                }
+            }
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(1))
+                    chat.tick()
                 }
             }
             group.addTask {
@@ -180,6 +219,8 @@ struct BackgroundService: Service {
         await demo?.stop()
         await demoTask?.value
         hub.closeAll()
+        chat.chatHub.closeAll()
+        await chat.shutdown()
         catalog.stop()
     }
 }

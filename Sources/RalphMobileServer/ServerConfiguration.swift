@@ -36,6 +36,17 @@ public struct ServerConfiguration: Sendable {
     public var stopGrace: Double = 10
     /// Seconds `POST /api/sessions` waits for ralph's events file before answering with a pending id.
     public var startTimeout: Double = 5
+    /// The Claude Code CLI conversations run (a path, or a name on PATH), and flags added to every run of it.
+    public var claudeCommand = "claude"
+    public var claudeArguments: [String] = []
+    /// Variables added to (or replacing) the server's environment for agent processes.
+    public var chatEnvironment: [String: String] = [:]
+    /// Seconds without output (and no approval pending) before a turn is reported as stalled; it is never killed.
+    public var chatStallAfter: Double = 300
+    /// Seconds an agent process may sit without a turn before it is stopped (the next message resumes it).
+    public var chatIdleStop: Double = 600
+    /// Seconds an interrupted turn may take to end before its process is stopped.
+    public var chatInterruptGrace: Double = 10
 
     public init(dataDirectory: String) {
         self.dataDirectory = dataDirectory
@@ -66,6 +77,8 @@ public struct ServerConfiguration: Sendable {
     public var demoRoot: String { dataDirectory + "/demo" }
     public var demoWorkspace: String { demoRoot + "/ralph-demo" }
     public var keysFile: String { dataDirectory + "/keys.json" }
+    /// The SQLite database of conversations.
+    public var chatDatabase: String { dataDirectory + "/chat.sqlite" }
 
     /// Whether the bind address only accepts local connections.
     public var isLoopbackOnly: Bool { Self.isLoopback(host) }

@@ -177,29 +177,29 @@ struct SSEParserTests {
     // MARK: - Chunking
 
     static let realisticStream: [UInt8] = Array(
-        (
-            "\u{FEFF}: welcome\r\n"
-                + "retry: 2500\r\n"
-                + "\r\n"
-                + "id: 1\r\n"
-                + "event: run.started\r\n"
-                + "data: {\"run\":\"abc\",\"title\":\"caf\u{E9} \u{1F680}\"}\r\n"
-                + "\r\n"
-                + ": heartbeat\n"
-                + "\n"
-                + "id: 2\r"
-                + "data: line one\r"
-                + "data:line two\r"
-                + "data:\r"
-                + "\r"
-                + "data: no id here, still 2\n"
-                + "\n"
-                + "event: end\r\n"
-                + "id: 3\r\n"
-                + "data\r\n"
-                + "\r\n"
-                + "data: trailing, unterminated"
-        ).utf8)
+        ([
+            "\u{FEFF}: welcome\r\n",
+            "retry: 2500\r\n",
+            "\r\n",
+            "id: 1\r\n",
+            "event: run.started\r\n",
+            "data: {\"run\":\"abc\",\"title\":\"caf\u{E9} \u{1F680}\"}\r\n",
+            "\r\n",
+            ": heartbeat\n",
+            "\n",
+            "id: 2\r",
+            "data: line one\r",
+            "data:line two\r",
+            "data:\r",
+            "\r",
+            "data: no id here, still 2\n",
+            "\n",
+            "event: end\r\n",
+            "id: 3\r\n",
+            "data\r\n",
+            "\r\n",
+            "data: trailing, unterminated",
+        ] as [String]).joined().utf8)
 
     static let realisticOutputs: [Output] = [
         .comment("welcome"),

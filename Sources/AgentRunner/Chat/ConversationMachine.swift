@@ -53,6 +53,8 @@ public struct ConversationMachine: Sendable {
 
     enum ProcessState: Sendable, Equatable {
         case stopped
+        /// Asked for; ``processStarted(now:)`` not yet received.
+        case starting(resumed: Bool)
         case running(resumed: Bool)
         /// We asked it to stop (idle, interrupt that did not end); its exit is expected.
         case stopping
@@ -108,9 +110,6 @@ public struct ConversationMachine: Sendable {
         self.configuration = configuration
         self.makeID = makeID
         self.queue = queued.map { Queued(turn: $0, userMessageID: nil) }
-        self.conversation.processRunning = false
-        self.conversation.status = .idle
-        self.conversation.queued = queue.count
     }
 
     // MARK: - Public state
@@ -209,8 +208,7 @@ public struct ConversationMachine: Sendable {
     // MARK: - The process
 
     public mutating func processStarted(now: Date) -> [Action] {
-        // `.running(resumed:)` was set when the spawn was asked for.
-        conversation.processRunning = true
+        if case .starting(let resumed) = process { process = .running(resumed: resumed) }
         var actions = pump(now: now)
         actions += settle(now: now)
         return actions
@@ -239,7 +237,6 @@ public struct ConversationMachine: Sendable {
     public mutating func processExited(_ exit: ChildProcess.Exit, stderr: String, now: Date) -> [Action] {
         let previous = process
         process = .stopped
-        conversation.processRunning = false
         var actions: [Action] = []
         if var current {
             actions += closeSegment(&current, now: now)
@@ -464,11 +461,12 @@ public struct ConversationMachine: Sendable {
         case .stopping:
             // Its exit will pump again.
             return []
+        case .starting:
+            return []
         case .stopped:
-            process = .running(resumed: conversation.sessionId != nil)
+            process = .starting(resumed: conversation.sessionId != nil)
             return [.spawn(resumeSessionID: conversation.sessionId)]
         case .running:
-            guard conversation.processRunning else { return [] }
             return startTurn(queue.removeFirst(), now: now)
         }
     }
@@ -617,7 +615,11 @@ public struct ConversationMachine: Sendable {
             status = .idle
         }
         let pending = current?.pending.count ?? 0
-        let running = process != .stopped && conversation.processRunning
+        let running: Bool
+        switch process {
+        case .running, .stopping: running = true
+        case .stopped, .starting: running = false
+        }
         guard status != conversation.status || queue.count != conversation.queued || pending != conversation.pendingApprovals
             || running != conversation.processRunning || silentSecs != nil
         else { return [] }

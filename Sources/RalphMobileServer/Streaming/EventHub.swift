@@ -32,6 +32,8 @@ final class EventHub: RunCatalogObserver, Sendable {
         var globalSequence = 0
         var globalLog = Deque<GlobalEntry>()
         var globalSubscribers: [Int: SubscriberQueue] = [:]
+        /// Approvals waiting for a person, sent to every new global subscriber.
+        var pendingApprovals: [String: Approval] = [:]
     }
 
     /// Outcome of subscribing to a run.
@@ -149,6 +151,30 @@ final class EventHub: RunCatalogObserver, Sendable {
         return a == b
     }
 
+    // MARK: - Conversations
+
+    /// Announces an approval that became pending or was resolved.
+    func approvalChanged(_ approval: Approval) {
+        state.withLock { state in
+            let pending = approval.state == .pending
+            let known = state.pendingApprovals[approval.id] != nil
+            if pending {
+                state.pendingApprovals[approval.id] = approval
+                guard !known else { return }
+                publishGlobal(name: ChatEventName.approvalPending, value: approval, state: &state)
+            } else {
+                state.pendingApprovals[approval.id] = nil
+                guard known else { return }
+                publishGlobal(name: ChatEventName.approvalResolved, value: approval, state: &state)
+            }
+        }
+    }
+
+    /// Publishes a conversation event on the global stream (`conversation.updated`, `conversation.removed`).
+    func publishConversation<T: Encodable>(name: String, value: T) {
+        state.withLock { state in publishGlobal(name: name, value: value, state: &state) }
+    }
+
     private func publishGlobal<T: Encodable>(name: String, value: T, state: inout State) {
         state.globalSequence += 1
         let frame = SSEFrame.event(id: "\(epoch)-\(state.globalSequence)", name: name, value: value)
@@ -199,6 +225,9 @@ final class EventHub: RunCatalogObserver, Sendable {
                         session.elapsedSecs = max(0, Int(now.timeIntervalSince(started)))
                     }
                     initial.append(SSEFrame.event(id: nil, name: StreamEventName.sessionAdded, value: session))
+                }
+                for approval in state.pendingApprovals.values.sorted(by: { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }) {
+                    initial.append(SSEFrame.event(id: nil, name: ChatEventName.approvalPending, value: approval))
                 }
             }
             let ready = GlobalReady(sessions: state.sessions.count, resumed: resumed)

@@ -1,0 +1,204 @@
+import AgentRunner
+import Foundation
+import Logging
+import NIOCore
+import RalphAPI
+import Synchronization
+
+/// Runs one conversation: owns its ``ConversationMachine``, feeds it every input one at a time from a mailbox, and
+/// carries out what it returns — persist (one transaction per step), publish, then talk to the agent process.
+///
+/// One input at a time is what keeps event sequence numbers, stored rows and what the agent is told in one order.
+final class ConversationWorker: Sendable {
+    typealias Job = @Sendable (inout ConversationMachine) async -> Void
+
+    struct ProcessSlot: Sendable {
+        var process: AgentProcess?
+        var generation = 0
+    }
+
+    let id: String
+    private let mailbox: AsyncStream<Job>.Continuation
+    private let loop: Mutex<Task<Void, Never>?> = Mutex(nil)
+    private let slot = Mutex(ProcessSlot())
+    private let context: ChatContext
+    private let options: SpawnOptions
+
+    init(machine: ConversationMachine, context: ChatContext) {
+        self.id = machine.conversation.id
+        self.context = context
+        let conversation = machine.conversation
+        self.options = SpawnOptions(cwd: conversation.cwd, model: conversation.model, permissionMode: conversation.permissionMode)
+        let (stream, continuation) = AsyncStream<Job>.makeStream()
+        self.mailbox = continuation
+        let task = Task {
+            var machine = machine
+            for await job in stream {
+                await job(&machine)
+            }
+        }
+        loop.withLock { $0 = task }
+    }
+
+    // MARK: - Submitting work
+
+    /// Runs `body` on the machine in turn, carries out its actions, and returns its result once they are stored and
+    /// published.
+    func perform<R: Sendable>(
+        _ body: @escaping @Sendable (inout ConversationMachine, Date) throws(ConversationMachine.Refusal) -> (R, [ConversationMachine.Action])
+    ) async throws -> R {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<R, any Error>) in
+            let accepted = mailbox.yield { [self] machine in
+                do {
+                    let (result, actions) = try body(&machine, Date())
+                    try await execute(actions)
+                    continuation.resume(returning: result)
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+            if case .terminated = accepted { continuation.resume(throwing: APIError.sessionNotFound("conversation \(id) was deleted")) }
+        }
+    }
+
+    /// Queues an input without waiting for it.
+    func enqueue(_ body: @escaping @Sendable (inout ConversationMachine, Date) -> [ConversationMachine.Action]) {
+        mailbox.yield { [self] machine in
+            let actions = body(&machine, Date())
+            do {
+                try await execute(actions)
+            } catch {
+                context.logger.error("conversation \(id): could not store a step: \(error)")
+            }
+        }
+    }
+
+    /// Stops the agent process and the mailbox (the conversation is deleted, or the server stops).
+    func shutdown(grace: Duration) async {
+        mailbox.finish()
+        let process = slot.withLock { slot -> AgentProcess? in
+            defer { slot.process = nil }
+            return slot.process
+        }
+        if let process { _ = await process.terminate(grace: grace) }
+        let task = loop.withLock { $0 }
+        await task?.value
+    }
+
+    // MARK: - Carrying out actions
+
+    private func execute(_ actions: [ConversationMachine.Action]) async throws {
+        guard !actions.isEmpty else { return }
+        var writes: [ChatWrite] = []
+        var approvals: [Approval] = []
+        var conversation: Conversation?
+        for action in actions {
+            switch action {
+            case .save(.conversation(let c)):
+                writes.append(.conversation(c))
+                conversation = c
+            case .save(.message(let m)): writes.append(.message(m))
+            case .save(.turn(let t)): writes.append(.turn(t))
+            case .save(.approval(let a)):
+                writes.append(.approval(a))
+                approvals.append(a)
+            case .emit(let event):
+                writes.append(.event(conversationID: id, name: event.name, data: Array(try context.encoder.encode(event))))
+            case .spawn, .send, .terminate:
+                break
+            }
+        }
+        if !writes.isEmpty {
+            let stored = try await context.store.commit(writes)
+            context.chatHub.publish(
+                conversationID: id, events: stored.map { ($0.seq, SSEFrame.event(id: String($0.seq), name: $0.name, data: $0.data)) }
+            )
+            for approval in approvals { context.eventHub.approvalChanged(approval) }
+            if let conversation { context.eventHub.publishConversation(name: ChatEventName.conversationUpdated, value: conversation) }
+        }
+        for action in actions {
+            switch action {
+            case .spawn(let session): spawn(resume: session)
+            case .send(let command): send(command)
+            case .terminate:
+                if let process = slot.withLock({ $0.process }) {
+                    let grace = context.terminateGrace
+                    // Its exit comes back through the output reader.
+                    Task { _ = await process.terminate(grace: grace) }
+                }
+            case .save, .emit:
+                break
+            }
+        }
+    }
+
+    private func send(_ command: AgentCommand) {
+        guard let process = slot.withLock({ $0.process }) else {
+            context.logger.warning("conversation \(id): no process to send \(command) to")
+            return
+        }
+        let line: [UInt8] =
+            switch command {
+            case .user(let text): ClaudeInput.user(text: text)
+            case .allow(let requestID, let input, let permissions): ClaudeInput.allow(requestID: requestID, input: input, updatedPermissions: permissions)
+            case .deny(let requestID, let message, let interrupt): ClaudeInput.deny(requestID: requestID, message: message, interrupt: interrupt)
+            case .interrupt(let requestID): ClaudeInput.interrupt(requestID: requestID)
+            }
+        process.send(line)
+    }
+
+    private func spawn(resume session: String?) {
+        let backend = context.backend
+        var arguments = backend.arguments
+        if let session { arguments += ["--resume", session] }
+                if let model = options.model { arguments += ["--model", model] }
+        if let mode = options.permissionMode { arguments += ["--permission-mode", mode] }
+        let process: AgentProcess
+        do {
+            process = try AgentProcess.start(
+                executable: backend.command, arguments: arguments, workingDirectory: options.cwd, environment: context.environment
+            )
+        } catch {
+            let reason = error.description
+            enqueue { machine, now in machine.processFailedToStart(reason, now: now) }
+            return
+        }
+        let generation = slot.withLock { slot -> Int in
+            slot.generation += 1
+            slot.process = process
+            return slot.generation
+        }
+        enqueue { machine, now in machine.processStarted(now: now) }
+        let logger = context.logger
+        let conversationID = id
+        Task { [self] in
+            for await line in process.lines {
+                let outputs = ClaudeStreamDecoder.decode(line: line)
+                for output in outputs {
+                    if case .notJSON(let text) = output {
+                        logger.debug("conversation \(conversationID): skipped a line that is not JSON: \(text.prefix(200))")
+                        continue
+                    }
+                    enqueue { machine, now in machine.handle(output, now: now) }
+                }
+            }
+            let exit = await process.waitForExit()
+            let stderr = process.stderrTail
+            let current = slot.withLock { slot -> Bool in
+                guard slot.generation == generation else { return false }
+                slot.process = nil
+                return true
+            }
+            guard current else { return }
+            logger.info("conversation \(conversationID): \(backend.name) exited (\(exit))")
+            enqueue { machine, now in machine.processExited(exit, stderr: stderr, now: now) }
+        }
+    }
+
+    /// The working directory and flags of the conversation, fixed at creation.
+    struct SpawnOptions: Sendable {
+        var cwd: String
+        var model: String?
+        var permissionMode: String?
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import RalphAPI
+import ServiceLifecycle
+
+/// Conversations with an agent CLI (`design/CHAT.md`): REST, the conversation event stream, and approvals.
+struct ConversationRoutes {
+    let chat: ChatService
+
+    func register(on router: Router<AppRequestContext>) {
+        router.get("/api/conversations") { request, context in
+            try context.require(.viewer)
+            let query = request.uri.queryParameters
+            let limit = try Self.limit(query["limit"].map(String.init), default: 30)
+            let pinned = try Self.bool(query["pinned"].map(String.init), name: "pinned")
+            let archived = try Self.bool(query["archived"].map(String.init), name: "archived") ?? false
+            let cursor = query["cursor"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+            return JSONResponse.make(try await chat.list(limit: limit, cursor: cursor, pinned: pinned, includeArchived: archived))
+        }
+        router.post("/api/conversations") { request, context in
+            try context.require(.operator)
+            let body = try await request.decode(as: CreateConversationRequest.self, context: context)
+            let conversation = try await chat.create(body)
+            var response = JSONResponse.make(conversation, status: .created)
+            response.headers[.location] = "/api/conversations/\(conversation.id)"
+            return response
+        }
+        router.get("/api/conversations/{id}") { _, context in
+            try context.require(.viewer)
+            return JSONResponse.make(try await chat.conversation(Self.id(context)))
+        }
+        router.patch("/api/conversations/{id}") { request, context in
+            try context.require(.operator)
+            let body = try await request.decode(as: PatchConversationRequest.self, context: context)
+            return JSONResponse.make(try await chat.patch(Self.id(context), body))
+        }
+        router.delete("/api/conversations/{id}") { _, context in
+            try context.require(.operator)
+            let id = try Self.id(context)
+            try await chat.delete(id)
+            return JSONResponse.make(ConversationRemoved(id: id))
+        }
+        router.get("/api/conversations/{id}/messages") { request, context in
+            try context.require(.viewer)
+            let query = request.uri.queryParameters
+            let limit = try Self.limit(query["limit"].map(String.init), default: 50)
+            let before = query["before"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+            return JSONResponse.make(try await chat.messages(Self.id(context), before: before, limit: limit))
+        }
+        router.post("/api/conversations/{id}/messages") { request, context in
+            try context.require(.operator)
+            let id = try Self.id(context)
+            let body = try await request.decode(as: SendMessageRequest.self, context: context)
+            return JSONResponse.make(try await chat.send(id, body), status: .accepted)
+        }
+        router.post("/api/conversations/{id}/interrupt") { _, context in
+            try context.require(.operator)
+            return JSONResponse.make(try await chat.interrupt(Self.id(context)), status: .accepted)
+        }
+        router.get("/api/conversations/{id}/events") { request, context in try await events(request, context) }
+
+        router.get("/api/approvals") { request, context in
+            try context.require(.viewer)
+            let query = request.uri.queryParameters
+            var state: ApprovalState? = .pending
+            if let raw = query["state"].map(String.init) {
+                if raw == "all" {
+                    state = nil
+                } else {
+                    guard let parsed = ApprovalState(rawValue: raw) else {
+                        throw APIError.invalidParameter("state must be pending, allowed, denied, cancelled or all, got '\(raw.prefix(40))'")
+                    }
+                    state = parsed
+                }
+            }
+            let conversation = query["conversation"].map(String.init)
+            return JSONResponse.make(ApprovalList(approvals: try await chat.approvals(state: state, conversationID: conversation)))
+        }
+        router.post("/api/approvals/{id}") { request, context in
+            try context.require(.operator)
+            let id = context.parameters.get("id") ?? ""
+            let body = try await request.decode(as: ApprovalDecisionRequest.self, context: context)
+            return JSONResponse.make(try await chat.decide(id, body, by: Self.caller(context)))
+        }
+        router.post("/api/approvals") { request, context in
+            try context.require(.operator)
+            let body = try await request.decode(as: BatchApprovalRequest.self, context: context)
+            guard !body.ids.isEmpty else { throw APIError.invalidBody("ids cannot be empty") }
+            guard body.ids.count <= 200 else { throw APIError.invalidBody("at most 200 ids at a time") }
+            guard Set(body.ids).count == body.ids.count else { throw APIError.invalidBody("ids contains duplicates") }
+            let by = Self.caller(context)
+            var results: [BatchApprovalResult] = []
+            for id in body.ids {
+                do throws(APIError) {
+                    let approval = try await chat.decide(id, ApprovalDecisionRequest(decision: body.decision, message: body.message), by: by)
+                    results.append(BatchApprovalResult(id: id, approval: approval, error: nil))
+                } catch {
+                    results.append(BatchApprovalResult(id: id, approval: nil, error: error.body.error))
+                }
+            }
+            return JSONResponse.make(BatchApprovalResponse(results: results))
+        }
+    }
+
+    static func id(_ context: AppRequestContext) throws(APIError) -> String {
+        let id = context.parameters.get("id") ?? ""
+        guard !id.isEmpty, id.count <= 100 else { throw .notFound("conversation '\(id.prefix(80))' does not exist") }
+        return id
+    }
+
+    /// Who decided an approval: the key's id, or `local` for a trusted loopback caller.
+    static func caller(_ context: AppRequestContext) -> String {
+        context.identity?.keyID ?? "local"
+    }
+
+    static func limit(_ raw: String?, default value: Int) throws(APIError) -> Int {
+        guard let raw else { return value }
+        guard let n = Int(raw), (1...200).contains(n) else { throw .invalidParameter("limit must be an integer from 1 to 200, got '\(raw.prefix(40))'") }
+        return n
+    }
+
+    static func bool(_ raw: String?, name: String) throws(APIError) -> Bool? {
+        switch raw {
+        case nil, "": nil
+        case "true", "1": true
+        case "false", "0": false
+        case let other?: throw .invalidParameter("\(name) must be true or false, got '\(other.prefix(40))'")
+        }
+    }
+
+    // MARK: - Event stream
+
+    /// `GET /api/conversations/{id}/events`: stored events after the client's cursor, then live ones.
+    func events(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        try context.require(.viewer)
+        let id = try Self.id(context)
+        _ = try await chat.conversation(id)
+        let cursor = try EventStreamRoutes.cursor(for: request)
+        guard let (queue, subscriberID, lastSeq) = chat.chatHub.subscribe(conversationID: id) else {
+            throw APIError.notFound("conversation '\(id)' does not exist")
+        }
+        let after: Int
+        switch cursor {
+        case .after(let a): after = min(a, lastSeq)
+        case .last(let n): after = max(0, lastSeq - n)
+        case .all: after = 0
+        }
+        let hub = chat.chatHub
+        let store = chat.store
+        let logger = context.logger
+        return Response(
+            status: .ok, headers: EventStreamRoutes.headers,
+            body: ResponseBody { writer in
+                defer { hub.unsubscribe(conversationID: id, subscriberID: subscriberID) }
+                do {
+                    try await request.body.consumeWithCancellationOnInboundClose { _ in
+                        try await withGracefulShutdownHandler {
+                            try await writer.write(SSEFrame.preamble)
+                            var position = after
+                            while position < lastSeq {
+                                let batch = try await store.events(conversationID: id, after: position, limit: min(500, lastSeq - position))
+                                guard let last = batch.last else { break }
+                                var buffer = ByteBuffer()
+                                for event in batch where event.seq <= lastSeq {
+                                    var frame = SSEFrame.event(id: String(event.seq), name: event.name, data: event.data)
+                                    buffer.writeBuffer(&frame)
+                                }
+                                try await writer.write(buffer)
+                                position = last.seq
+                            }
+                            try await EventStreamRoutes.forward(queue, writer: &writer)
+                        } onGracefulShutdown: {
+                            queue.close()
+                        }
+                    }
+                } catch {
+                    logger.debug("conversation stream ended: \(error)", metadata: ["id": "\(id)"])
+                }
+                try? await writer.finish(nil)
+            }
+        )
+    }
+}

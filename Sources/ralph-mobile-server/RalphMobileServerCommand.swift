@@ -71,6 +71,18 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("stop-grace"), help: ArgumentHelp("Seconds a stopped run gets to shut down after SIGTERM before SIGKILL.", valueName: "seconds"))
     var stopGrace: Double = 10
 
+    @Option(name: .customLong("claude-command"), help: ArgumentHelp("The Claude Code CLI conversations run (a path, or a name on PATH).", valueName: "cmd"))
+    var claudeCommand = "claude"
+
+    @Option(name: .customLong("claude-arg"), help: ArgumentHelp("A flag added to every run of the Claude CLI (repeat for several).", valueName: "arg"))
+    var claudeArguments: [String] = []
+
+    @Option(name: .customLong("chat-stall-after"), help: ArgumentHelp("Seconds of silence (no approval pending) before a turn is reported as stalled.", valueName: "seconds"))
+    var chatStallAfter: Double = 300
+
+    @Option(name: .customLong("chat-idle-stop"), help: ArgumentHelp("Seconds an idle agent process is kept before it is stopped (resumed on the next message).", valueName: "seconds"))
+    var chatIdleStop: Double = 600
+
     @Option(name: .customLong("start-timeout"), help: .hidden)
     var startTimeout: Double = 5
 
@@ -94,6 +106,9 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
         if demoPace <= 0 || heartbeatInterval <= 0 || pollInterval <= 0 || startTimeout <= 0 { throw ValidationError("intervals must be positive") }
         if stopGrace < 0 || stopGrace > 3600 { throw ValidationError("--stop-grace must be between 0 and 3600 seconds") }
         if ralphCommand.isEmpty { throw ValidationError("--ralph-command cannot be empty") }
+        if claudeCommand.isEmpty { throw ValidationError("--claude-command cannot be empty") }
+        if !(1...86_400).contains(chatStallAfter) { throw ValidationError("--chat-stall-after must be between 1 and 86400 seconds") }
+        if !(1...604_800).contains(chatIdleStop) { throw ValidationError("--chat-idle-stop must be between 1 and 604800 seconds") }
     }
 
     func run() async throws {
@@ -116,6 +131,10 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
         configuration.useInotify = !noInotify
         configuration.ralphCommand = ralphCommand
         configuration.stopGrace = stopGrace
+        configuration.claudeCommand = claudeCommand
+        configuration.claudeArguments = claudeArguments
+        configuration.chatStallAfter = chatStallAfter
+        configuration.chatIdleStop = chatIdleStop
         configuration.startTimeout = startTimeout
         let server: RalphMobileServer
         do {

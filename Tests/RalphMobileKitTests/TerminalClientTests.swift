@@ -158,6 +158,50 @@ struct TerminalClientTests {
     }
 }
 
+extension TerminalClientTests {
+    @Test("chat under tmux: a typed message streams its reply; an approval is answered with a key; conversations and approvals commands")
+    func chatUnderTmux() async throws {
+        let h = try await KitHarness.start()
+        let config = h.tmp.subdirectory("cli")
+        // One-shot: create a conversation, send a message, print the reply.
+        let once = try await Self.cli(["chat", "--new", "--cwd", "app", "-m", "hello once", "--server", h.server.base, "--no-color"], config: config)
+        #expect(once.status == 0, "\(once.stderr)")
+        #expect(once.stdout.contains("Echo: hello once"))
+        #expect(once.stdout.contains("✓ done"))
+        let list = try await Self.cli(["conversations", "--server", h.server.base, "--no-color"], config: config)
+        #expect(list.stdout.contains("hello once"), "\(list.stdout)")
+        let c = try #require(try await h.client.conversations().items.first)
+
+        let tmux = try Tmux()
+        do {
+            try await tmux.start(
+                command: [Products.path("ralph-mobile"), "chat", c.id, "--server", h.server.base],
+                environment: ["RALPH_MOBILE_CONFIG_DIR": config]
+            )
+            try await tmux.waitFor("the chat header and history") { $0.contains(c.id) && $0.contains("Echo: hello once") }
+            try await tmux.type("hello from tmux")
+            try await tmux.waitFor("the streamed reply") { $0.contains("claude › Echo: hello from tmux") }
+            // A tool call that needs approval, sent from elsewhere (a phone), shows up here and is answered with a key.
+            _ = try await h.client.sendMessage(c.id, text: ["#script", #"tool Bash {"command":"make deploy"}"#, "say Deployed."].joined(separator: "\n"))
+            try await tmux.waitFor("the approval prompt") { $0.contains("Bash needs your approval") && $0.contains("command: make deploy") }
+            let pending = try await Self.cli(["approvals", "--server", h.server.base, "--no-color"], config: config)
+            #expect(pending.stdout.contains("pending") && pending.stdout.contains("Bash"), "\(pending.stdout)")
+            try await tmux.type("a")
+            try await tmux.waitFor("the allowed tool and the reply") { $0.contains("allowed Bash") && $0.contains("ran Bash") && $0.contains("Deployed.") }
+            try await tmux.type("/quit")
+            try await eventually(5, "chat to quit") { await !tmux.isRunning }
+        } catch {
+            await tmux.kill()
+            await h.stop()
+            throw error
+        }
+        await tmux.kill()
+        let none = try await Self.cli(["approvals", "--server", h.server.base, "--no-color"], config: config)
+        #expect(none.stdout.contains("nothing waiting"))
+        await h.stop()
+    }
+}
+
 /// A private tmux server (its own socket) running one command in a 120×40 window.
 struct Tmux {
     let socket = "rm-test-\(UUID().uuidString.prefix(8))"
@@ -199,6 +243,12 @@ struct Tmux {
     func capture() async throws -> String { try await tmux(["capture-pane", "-p", "-t", "w"]).stdout }
 
     func send(_ keys: String) async throws { try await tmux(["send-keys", "-t", "w", "-l", keys]) }
+
+    /// Types a line and presses Enter.
+    func type(_ line: String) async throws {
+        try await send(line)
+        try await tmux(["send-keys", "-t", "w", "Enter"])
+    }
 
     var isRunning: Bool {
         get async { (try? await tmux(["has-session", "-t", "w"]).status) == 0 }

@@ -33,10 +33,13 @@ struct KitHarness {
         let tmp = TemporaryDirectory("rm-kit")
         let root = tmp.subdirectory("root")
         let data = tmp.subdirectory("data")
+        _ = tmp.subdirectory("root/app")
+        let claudeHome = tmp.subdirectory("claude-home")
         let server = try await LiveServer.start(workspaces: [root], dataDirectory: data) {
             $0.ralphCommand = Products.fakeRalph
             $0.stopGrace = 3
             $0.apiKey = apiKey
+            Self.useClaudeDouble(&$0, home: claudeHome)
         }
         let client = try RalphClient(baseURL: server.base, apiKey: apiKey)
         return KitHarness(tmp: tmp, root: root, data: data, apiKey: apiKey, server: server, client: client)
@@ -50,12 +53,20 @@ struct KitHarness {
     mutating func restart() async throws {
         let port = server.port
         await server.stop()
+        let claudeHome = tmp.path + "/claude-home"
         server = try await LiveServer.start(workspaces: [root], dataDirectory: data) {
             $0.port = port
             $0.ralphCommand = Products.fakeRalph
             $0.stopGrace = 3
             $0.apiKey = apiKey
+            Self.useClaudeDouble(&$0, home: claudeHome)
         }
+    }
+
+    /// Conversations run the `claude` test double, which keeps its sessions in `home`.
+    static func useClaudeDouble(_ configuration: inout ServerConfiguration, home: String) {
+        configuration.claudeCommand = Products.fakeClaude
+        configuration.chatEnvironment = ["CLAUDE_CONFIG_DIR": home, "FAKE_CLAUDE_DELAY_MS": "1"]
     }
 
     /// Starts a run written by this process in `<root>/<project>`; returns the writer and the run's session id.

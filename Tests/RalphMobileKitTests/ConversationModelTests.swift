@@ -1,0 +1,103 @@
+import Foundation
+import RalphAPI
+import Testing
+import TestSupport
+
+@testable import RalphMobileKit
+
+/// The chat models against the real server, whose conversations run the `claude` test double.
+@Suite("Conversation models against the real server")
+@MainActor
+struct ConversationModelTests {
+    static func scriptText(_ lines: String...) -> String { (["#script"] + lines).joined(separator: "\n") }
+
+    @Test("a turn streams into the model: text assembled from chunks, then a stored message, newest last")
+    func streamsATurn() async throws {
+        let h = try await KitHarness.start()
+        defer { Task { await h.stop() } }
+        let c = try await h.client.createConversation(CreateConversationRequest(cwd: "app"))
+        let model = ConversationModel(client: h.client, conversationID: c.id)
+        model.policy = KitHarness.fastPolicy
+        await model.load()
+        try await until(5, "connected") { model.connection == .connected }
+        #expect(await model.send("hello model") != nil)
+        try await until(10, "the reply") { model.messages.last?.text == "Echo: hello model" && !model.isBusy }
+        #expect(model.messages.map(\.role) == [.user, .assistant])
+        #expect(model.streamingText.isEmpty)
+        #expect(model.conversation?.title == "hello model")
+        #expect(model.messages.last?.costUsd != nil)
+        model.disconnect()
+    }
+
+    @Test("tool calls show with their results; a pending approval is answered from the model")
+    func approvals() async throws {
+        let h = try await KitHarness.start()
+        defer { Task { await h.stop() } }
+        let c = try await h.client.createConversation(CreateConversationRequest(cwd: "app"))
+        let model = ConversationModel(client: h.client, conversationID: c.id)
+        model.policy = KitHarness.fastPolicy
+        await model.load()
+        let approvals = ApprovalsModel(client: h.client)
+        approvals.policy = KitHarness.fastPolicy
+        await approvals.start()
+        await model.send(Self.scriptText("say Let me check.", #"tool Bash {"command":"swift test"}"#, "say All good."))
+        try await until(10, "the approval") { model.pendingApprovals.count == 1 && approvals.pending.count == 1 }
+        #expect(model.status == .awaitingApproval)
+        let approval = try #require(model.pendingApprovals.first)
+        #expect(approval.toolName == "Bash")
+        #expect(await model.decide(approval.id, .allow))
+        try await until(10, "the turn to end") { !model.isBusy && model.messages.last?.text == "All good." }
+        #expect(model.pendingApprovals.isEmpty)
+        try await until(5, "the approvals badge to clear") { approvals.pending.isEmpty }
+        let toolMessage = try #require(model.messages.first { !$0.toolCalls.isEmpty })
+        #expect(toolMessage.text == "Let me check.")
+        #expect(toolMessage.toolCalls.first?.output?.contains("ran Bash") == true)
+        // Deciding it again is refused, with the server's reason.
+        #expect(await model.decide(approval.id, .deny) == false)
+        #expect(model.lastError?.contains("already decided") == true)
+        approvals.stop()
+        model.disconnect()
+    }
+
+    @Test("load earlier prepends older pages until the first message, each message once")
+    func loadEarlier() async throws {
+        let h = try await KitHarness.start()
+        defer { Task { await h.stop() } }
+        let c = try await h.client.createConversation(CreateConversationRequest(cwd: "app"))
+        for i in 1...12 { _ = try await h.client.sendMessage(c.id, text: "m\(i)") }
+        try await eventually(20, "12 turns to complete") {
+            try await h.client.conversation(c.id).messageCount == 24
+        }
+        try await eventually(5, "the queue to drain") { try await h.client.conversation(c.id).status == .idle }
+        let model = ConversationModel(client: h.client, conversationID: c.id)
+        model.pageSize = 5
+        await model.load()
+        #expect(model.messages.count == 5)
+        #expect(model.hasEarlier)
+        while model.hasEarlier { await model.loadEarlier() }
+        #expect(model.messages.count == 24)
+        #expect(Set(model.messages.map(\.id)).count == 24)
+        #expect(model.messages.filter { $0.role == .user }.map(\.text) == (1...12).map { "m\($0)" })
+        model.disconnect()
+    }
+
+    @Test("the model resumes after a server restart without losing or repeating an event")
+    func resumesAfterRestart() async throws {
+        var h = try await KitHarness.start()
+        let c = try await h.client.createConversation(CreateConversationRequest(cwd: "app"))
+        let model = ConversationModel(client: h.client, conversationID: c.id)
+        model.policy = KitHarness.fastPolicy
+        await model.load()
+        await model.send("one")
+        try await until(10, "the first reply") { model.messages.count == 2 && !model.isBusy }
+        let before = model.lastEventID
+        try await h.restart()
+        defer { Task { await h.stop() } }
+        try await until(10, "reconnected") { model.connection == .connected && model.lastEventID == before }
+        await model.send("two")
+        try await until(10, "the second reply") { model.messages.count == 4 && model.messages.last?.text == "Echo: two" }
+        #expect(Set(model.messages.map(\.id)).count == 4)
+        #expect(model.lastEventID > before)
+        model.disconnect()
+    }
+}

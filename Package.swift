@@ -56,6 +56,7 @@ let package = Package(
             dependencies: ["RalphSimulator", "RalphFiles", "RalphAPI", .product(name: "Yams", package: "Yams")],
             swiftSettings: swiftSettings
         ),
+        .executableTarget(name: "fake-claude", dependencies: ["RalphAPI"], swiftSettings: swiftSettings),
         // Hummingbird application: routes, auth, SSE, event hub.
         .target(
             name: "RalphMobileServer",

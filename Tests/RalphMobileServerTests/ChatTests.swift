@@ -36,7 +36,7 @@ struct ChatTests {
         #expect(page.items.map(\.role) == [.user, .assistant])
         #expect(page.items.last?.text == "Echo: hello there")
         #expect(page.items.last?.costUsd != nil)
-        #expect(page.lastEventId == ids.last)
+        #expect((page.lastEventId ?? 0) >= (ids.last ?? .max), "the page was read after the last event seen")
         let after = try await f.request(.GET, "/api/conversations/\(c.id)").json(Conversation.self)
         #expect(after.title == "hello there")
         #expect(after.messageCount == 2)
@@ -243,7 +243,7 @@ struct ChatTests {
         let replay = try await resumed.messages(until: "error")
         let ids = replay.compactMap { $0.id.flatMap(Int.init) }
         #expect(ids == Array((lastSeen + 1)...(lastSeen + ids.count)), "no gap, no repeat after \(lastSeen): \(ids)")
-        #expect(replay.first?.event == "turn_start")
+        #expect(replay.first { $0.event != "status" }?.event == "turn_start")
         #expect((replay.last?.json["message"] as? String)?.contains("restarted") == true)
         try await f.send(c.id, "after the restart", base: server.base)
         let after = try await resumed.messages(until: "complete")

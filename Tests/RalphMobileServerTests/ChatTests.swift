@@ -372,6 +372,32 @@ struct ChatTests {
         #expect(f.starts().isEmpty)
     }
 
+    @Test("a silent turn is reported as stalled and keeps running; an idle CLI is stopped and resumed on the next message")
+    func stallAndIdleStop() async throws {
+        let f = try await ChatFixture.start {
+            $0.chatStallAfter = 1
+            $0.chatIdleStop = 1
+        }
+        defer { Task { await f.stop() } }
+        let c = try await f.create()
+        let stream = try await f.events(c.id)
+        try await f.send(c.id, script("say Thinking", "sleep 2.5", "say Still here."))
+        let stalled = try await stream.messages(until: "status", timeout: 5) { $0.json["status"] as? String == "stalled" }
+        #expect((stalled.last?.json["silent_secs"] as? Int ?? 0) >= 1)
+        let done = try await stream.messages(until: "complete", timeout: 10)
+        #expect(done.contains { $0.event == "chunk" && ($0.json["text"] as? String ?? "").contains("here") }, "the stalled turn was not killed")
+        // Idle for more than a second: the process is stopped, without an error.
+        try await eventually(8, "the idle CLI to be stopped") {
+            try await f.request(.GET, "/api/conversations/\(c.id)").json(Conversation.self).processRunning == false
+        }
+        try await f.send(c.id, "wake up")
+        let again = try await stream.messages(until: "complete")
+        #expect(!again.contains { $0.event == "error" })
+        #expect(f.starts().count == 2)
+        let argv = strings(f.starts().last?["argv"])
+        #expect(argv.contains("--resume"))
+    }
+
     @Test("a missing CLI is an error that says so, not a hang")
     func missingBackend() async throws {
         let f = try await ChatFixture.start { $0.claudeCommand = "/nonexistent/claude" }

@@ -188,8 +188,16 @@ struct SteeringTests {
         let implicit = try await h.post("/api/robot/guidance", #"{"guidance_text":"add tests"}"#)
         #expect(implicit.status == 200)
         #expect(try implicit.json(RobotGuidanceAck.self).sessionId == started.id)
-        let detail = try await HTTP.get(h.server.base + "/api/sessions/\(started.id)").json(SessionDetail.self)
-        #expect(detail.recentEvents.filter { $0.objectValue?["topic"] == "human.guidance" }.count == 2)
+        // Both lines are in the run's events (the detail's recent events would not do: the run writes ten a second,
+        // so on a busy machine the first guidance can scroll out of them).
+        let stream = try await h.stream(started.id)
+        var guidance: [String] = []
+        while guidance.count < 2 {
+            let message = try await stream.nextMessage(timeout: 10)
+            if message.json["topic"] as? String == "human.guidance" { guidance.append(message.json["payload"] as? String ?? "") }
+        }
+        stream.cancel()
+        #expect(guidance == ["stop refactoring", "add tests"])
     }
 
     @Test("stop: SIGTERM, ralph writes loop.terminate, the process is gone; a second stop is refused")

@@ -204,6 +204,7 @@ public final class ConversationModel {
             messages[i].toolCalls[j].isError = e.isError
         case .permissionRequired(let e):
             guard !pendingApprovals.contains(where: { $0.id == e.approvalId }) else { return }
+            status = .awaitingApproval
             pendingApprovals.append(
                 Approval(
                     id: e.approvalId, conversationId: conversationID, turnId: e.turnId, toolUseId: e.toolUseId, toolName: e.toolName, input: e.input,

@@ -11,14 +11,20 @@ import TestSupport
 struct ConversationModelTests {
     static func scriptText(_ lines: String...) -> String { (["#script"] + lines).joined(separator: "\n") }
 
-    @Test("a turn streams into the model: text assembled from chunks, then a stored message, newest last")
-    func streamsATurn() async throws {
-        let h = try await KitHarness.start()
-        defer { Task { await h.stop() } }
+    /// A new conversation in the harness's `app` directory, loaded into a model that reconnects quickly.
+    static func openModel(_ h: KitHarness) async throws -> ConversationModel {
         let c = try await h.client.createConversation(CreateConversationRequest(cwd: "app"))
         let model = ConversationModel(client: h.client, conversationID: c.id)
         model.policy = KitHarness.fastPolicy
         await model.load()
+        return model
+    }
+
+    @Test("a turn streams into the model: text assembled from chunks, then a stored message, newest last")
+    func streamsATurn() async throws {
+        let h = try await KitHarness.start()
+        defer { Task { await h.stop() } }
+        let model = try await Self.openModel(h)
         try await until(5, "connected") { model.connection == .connected }
         #expect(await model.send("hello model") != nil)
         try await until(10, "the reply") { model.messages.last?.text == "Echo: hello model" && !model.isBusy }
@@ -33,10 +39,7 @@ struct ConversationModelTests {
     func approvals() async throws {
         let h = try await KitHarness.start()
         defer { Task { await h.stop() } }
-        let c = try await h.client.createConversation(CreateConversationRequest(cwd: "app"))
-        let model = ConversationModel(client: h.client, conversationID: c.id)
-        model.policy = KitHarness.fastPolicy
-        await model.load()
+        let model = try await Self.openModel(h)
         let approvals = ApprovalsModel(client: h.client)
         approvals.policy = KitHarness.fastPolicy
         await approvals.start()
@@ -84,10 +87,7 @@ struct ConversationModelTests {
     @Test("the model resumes after a server restart without losing or repeating an event")
     func resumesAfterRestart() async throws {
         var h = try await KitHarness.start()
-        let c = try await h.client.createConversation(CreateConversationRequest(cwd: "app"))
-        let model = ConversationModel(client: h.client, conversationID: c.id)
-        model.policy = KitHarness.fastPolicy
-        await model.load()
+        let model = try await Self.openModel(h)
         await model.send("one")
         try await until(10, "the first reply") { model.messages.count == 2 && !model.isBusy }
         let before = model.lastEventID

@@ -66,7 +66,7 @@ struct ConversationMachineTests {
         let (response, actions) = m.send(text: "hello", mode: .queue, now: Self.at(0))
         #expect(actions.contains(.spawn(resumeSessionID: nil)))
         #expect(Self.commands(actions).isEmpty)
-        #expect(response.queuedPosition == 1)
+        #expect(response.queuedPosition == 0, "nothing runs before it")
         let started = m.processStarted(now: Self.at(0.1))
         #expect(Self.names(started) == ["turn_start", "status"])
         #expect(Self.commands(started) == [.user(text: "hello")])

@@ -134,7 +134,8 @@ public struct ConversationMachine: Sendable {
             queue.append(Queued(turn: turn, userMessageID: nil))
         }
         actions += pump(now: now)
-        let position = queue.firstIndex { $0.turn.id == turn.id }.map { $0 + 1 } ?? 0
+        // 0 when nothing runs before it (it starts as soon as the process is up), else its place behind the running turn.
+        let position = queue.firstIndex { $0.turn.id == turn.id }.map { current == nil ? $0 : $0 + 1 } ?? 0
         actions += settle(now: now)
         return (SendMessageResponse(turnId: turn.id, queuedPosition: position), actions)
     }

@@ -22,6 +22,8 @@ public enum ChatEventName {
     public static let approvalResolved = "approval.resolved"
     public static let conversationUpdated = "conversation.updated"
     public static let conversationRemoved = "conversation.removed"
+    /// An auto-reply loop stopped or paused for something a person must see (a showstopper, a limit, an error).
+    public static let autoReplyNotice = "auto_reply.notice"
 }
 
 /// An event of a conversation, as the driver produces it and as clients decode it.
@@ -37,6 +39,7 @@ public enum ChatEvent: Hashable, Sendable {
     case error(ChatErrorEvent)
     case titleUpdate(TitleUpdateEvent)
     case status(StatusEvent)
+    case autoReply(AutoReplyProgress)
 
     public var name: String {
         switch self {
@@ -51,6 +54,7 @@ public enum ChatEvent: Hashable, Sendable {
         case .error: ChatEventName.error
         case .titleUpdate: ChatEventName.titleUpdate
         case .status: ChatEventName.status
+        case .autoReply: ChatEventName.autoReply
         }
     }
 
@@ -67,6 +71,7 @@ public enum ChatEvent: Hashable, Sendable {
         case .error(let e): try encoder.encode(e)
         case .titleUpdate(let e): try encoder.encode(e)
         case .status(let e): try encoder.encode(e)
+        case .autoReply(let e): try encoder.encode(e)
         }
     }
 
@@ -84,6 +89,7 @@ public enum ChatEvent: Hashable, Sendable {
         case ChatEventName.error: .error(try decoder.decode(ChatErrorEvent.self, from: data))
         case ChatEventName.titleUpdate: .titleUpdate(try decoder.decode(TitleUpdateEvent.self, from: data))
         case ChatEventName.status: .status(try decoder.decode(StatusEvent.self, from: data))
+        case ChatEventName.autoReply: .autoReply(try decoder.decode(AutoReplyProgress.self, from: data))
         default: nil
         }
     }

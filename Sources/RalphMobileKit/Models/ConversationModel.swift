@@ -36,6 +36,8 @@ public final class ConversationModel {
     public private(set) var agentError: ChatErrorEvent?
     /// Why the last request failed.
     public private(set) var lastError: String?
+    /// The auto-reply loop's progress, as last announced (`auto_reply` events).
+    public private(set) var autoReply: AutoReplyProgress?
     /// The id of the last event applied.
     public private(set) var lastEventID = 0
     /// Events applied (each id once).
@@ -233,6 +235,8 @@ public final class ConversationModel {
             conversation?.status = e.status
             conversation?.queued = e.queued
             if e.status == .idle { currentTurnID = nil } else if let turn = e.turnId { currentTurnID = turn }
+        case .autoReply(let progress):
+            autoReply = progress
         }
     }
 

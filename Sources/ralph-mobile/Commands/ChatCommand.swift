@@ -190,6 +190,9 @@ final class ChatSession {
                 endStreamingLine()
                 say(theme.paint("  … no output for \(e.silentSecs ?? 0) s (stalled) — /interrupt to stop the turn", Theme.gold))
             }
+        case .autoReply(let p):
+            endStreamingLine()
+            say(format.autoReply(p))
         }
     }
 

@@ -256,6 +256,23 @@ struct ChatFormat {
         return "\(theme.accent(a.id))  \(state)  \(a.toolName)  \(theme.dim(Text.cut(Self.summary(a.input), 120)))  \(theme.dim("conversation \(a.conversationId)"))"
     }
 
+    /// One line of auto-reply progress: state, cycles, messages, time, confidence, and why it stopped or paused.
+    func autoReply(_ p: AutoReplyProgress) -> String {
+        let state: String =
+            switch p.state {
+            case .running: theme.paint("running", Theme.green, bold: true)
+            case .paused: theme.paint("paused", Theme.gold, bold: true)
+            case .stopped: theme.dim("stopped")
+            }
+        var parts = ["auto-reply \(state)", p.mode.rawValue, "cycle \(p.iterations)/\(p.maxIterations)"]
+        parts.append("sent \(p.messages)" + (p.maxMessages.map { "/\($0)" } ?? ""))
+        parts.append(Text.duration(Double(p.elapsedSecs)) + (p.maxMinutes.map { " of \($0) min" } ?? ""))
+        if let c = p.confidence { parts.append(String(format: "confidence %.2f", c)) }
+        if let r = p.stopReason ?? p.pauseReason { parts.append(theme.paint(r.rawValue.replacingOccurrences(of: "_", with: " "), Theme.gold)) }
+        if let d = p.detail { parts.append(theme.dim(d)) }
+        return "  " + parts.joined(separator: " · ")
+    }
+
     /// The part of a tool input a person needs to judge it: the command, the file, or the compact JSON.
     static func summary(_ input: JSONValue) -> String {
         if let object = input.objectValue {

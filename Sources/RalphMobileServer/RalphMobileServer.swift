@@ -130,6 +130,7 @@ public struct RalphMobileServer: Sendable {
         EventStreamRoutes(catalog: catalog, hub: hub, lookup: lookup).register(on: router)
         KeyRoutes(keyStore: keyStore).register(on: router)
         ConversationRoutes(chat: chat).register(on: router)
+        AutoReplyRoutes(chat: chat).register(on: router)
         routeTable.record(router.routes.map { ($0.path, $0.method.rawValue) })
 
         let logger = self.logger

@@ -58,7 +58,8 @@ struct CatalogTests {
         try await waitFor(5, "the run to be complete") { catalog.snapshot(id: id)?.isLive == false }
         let entries = recorder.all
         let appendedIndex = try #require(entries.firstIndex(of: .appended(id, ids: [2])))
-        let endedIndex = try #require(entries.firstIndex(of: .updated(id, live: false)))
+        let endedIndex = try #require(entries.lastIndex(of: .updated(id, live: false)))
+        #expect(entries.filter { $0 == .updated(id, live: false) }.count == 1, "the run ended once: \(entries)")
         #expect(appendedIndex < endedIndex)
         let snapshot = try #require(catalog.snapshot(id: id))
         #expect(snapshot.status == .stopped)

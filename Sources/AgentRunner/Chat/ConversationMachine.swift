@@ -75,6 +75,8 @@ public struct ConversationMachine: Sendable {
         var deltas = ""
         /// Messages of this turn by id, and the one tool calls attach to.
         var messages: [String: ChatMessage] = [:]
+        /// Message ids in the order they were made.
+        var order: [String] = []
         var lastMessageID: String?
         var toolMessage: [String: String] = [:]
         var pending: [String: PendingApproval] = [:]
@@ -90,8 +92,18 @@ public struct ConversationMachine: Sendable {
         var userMessageID: String?
     }
 
+    /// The last turn that ended: what was asked and the agent's text (its segments joined), for the auto-reply loop.
+    public struct EndedTurn: Sendable, Hashable {
+        public var turnID: String
+        public var prompt: String
+        public var reply: String
+        public var state: TurnState
+        public var error: String?
+    }
+
     public let configuration: Configuration
     public private(set) var conversation: Conversation
+    public private(set) var lastEnded: EndedTurn?
     var process: ProcessState = .stopped
     var queue: [Queued] = []
     var current: Current?
@@ -115,6 +127,8 @@ public struct ConversationMachine: Sendable {
     // MARK: - Public state
 
     public var isProcessRunning: Bool { process != .stopped }
+    /// No turn running and none queued.
+    public var isIdle: Bool { current == nil && queue.isEmpty }
     public var currentTurnID: String? { current?.turn.id }
     public var queuedTurnIDs: [String] { queue.map(\.turn.id) }
     public var pendingApprovalIDs: [String] { current.map { Array($0.pending.keys).sorted() } ?? [] }
@@ -342,6 +356,7 @@ public struct ConversationMachine: Sendable {
                     id: makeID("m"), conversationId: conversation.id, turnId: turnID, role: .assistant, text: "", createdAt: Timestamp.format(now)
                 )
                 current.messages[message.id] = message
+                current.order.append(message.id)
                 current.lastMessageID = message.id
                 conversation.messageCount += 1
             }
@@ -538,6 +553,7 @@ public struct ConversationMachine: Sendable {
         )
         current.segment = ""
         current.messages[message.id] = message
+        current.order.append(message.id)
         current.lastMessageID = message.id
         conversation.messageCount += 1
         conversation.lastMessagePreview = Self.preview(message.text)
@@ -577,6 +593,8 @@ public struct ConversationMachine: Sendable {
             actions.append(.save(.message(message)))
         }
         conversation.lastActivityAt = stamp
+        let reply = current.order.compactMap { current.messages[$0]?.text }.filter { !$0.isEmpty }
+        lastEnded = EndedTurn(turnID: turn.id, prompt: turn.text, reply: reply.joined(separator: "\n\n"), state: state, error: error)
         actions.append(.save(.turn(turn)))
         if !conversation.titleIsCustom, conversation.title.isEmpty {
             conversation.title = Self.title(from: turn.text)

@@ -477,7 +477,12 @@ final class CatalogEngine {
         let locks = LockTable.current()
         for path in paths {
             guard var state = stateDirectories[path] else { continue }
-            let liveness = LivenessProbe.probe(workspace: state.workspace, stateDirectory: path, layout: state.layout, locks: locks)
+            var liveness = LivenessProbe.probe(workspace: state.workspace, stateDirectory: path, layout: state.layout, locks: locks)
+            if state.liveness.lockHeld && !liveness.lockHeld {
+                // A loop ending is final for its clients (they get `end` and stop): confirm with a fresh lock table
+                // before believing it, so one odd read of /proc/locks cannot end a live run.
+                liveness = LivenessProbe.probe(workspace: state.workspace, stateDirectory: path, layout: state.layout, locks: LockTable.current())
+            }
             let configChanged = refreshConfig(&state)
             let livenessChanged = liveness != state.liveness
             state.liveness = liveness

@@ -107,12 +107,21 @@ public final class ChatService: Sendable {
             guard needsRecovery else { continue }
             let queued = turns.filter { $0.state == .queued }
             let running = turns.filter { $0.state == .running }
-            let worker = worker(for: conversation, queued: queued)
+            let worker = try await worker(for: conversation, queued: queued)
             worker.enqueue { machine, now in machine.recover(interrupted: running, pending: approvals, now: now) }
             logger.notice(
                 "conversation \(conversation.id): recovered after a restart",
                 metadata: ["interrupted": "\(running.count)", "queued": "\(queued.count)", "cancelled_approvals": "\(approvals.count)"]
             )
+        }
+        // Loops that were running go on as paused: a person decides when they continue.
+        for (conversationID, stored) in try await store.autoReplyLoops() {
+            guard let loop = stored.loop, let machine = try? JSONDecoder().decode(AutoReplyMachine.self, from: Data(loop)), machine.state == .running,
+                let conversation = try await store.conversation(id: conversationID)
+            else { continue }
+            let worker = try await worker(for: conversation, queued: [])
+            worker.enqueueAutoReply(.restarted(now: Date()))
+            logger.notice("conversation \(conversationID): its auto-reply loop was running; it is paused after the restart")
         }
     }
 
@@ -263,7 +272,10 @@ public final class ChatService: Sendable {
         if text.unicodeScalars.contains("\u{0}") { throw .invalidBody("text contains a NUL character") }
         let worker = try await worker(id)
         let mode = request.mode ?? .queue
-        return try await perform(worker) { machine, now in machine.send(text: text, mode: mode, now: now) }
+        let response = try await perform(worker) { machine, now in machine.send(text: text, mode: mode, now: now) }
+        // A person wrote: a running auto-reply loop takes note (and pauses unless overrides are allowed).
+        worker.enqueueAutoReply(.manualMessage(now: Date()))
+        return response
     }
 
     func interrupt(_ id: String) async throws(APIError) -> InterruptResponse {
@@ -320,17 +332,111 @@ public final class ChatService: Sendable {
         await waitUntilReady()
         if let existing = workers.withLock({ $0[id] }) { return existing }
         let conversation = try await conversation(id)
-        return worker(for: conversation, queued: [])
+        return try await storeCall { try await self.worker(for: conversation, queued: []) }
     }
 
-    private func worker(for conversation: Conversation, queued: [Turn]) -> ConversationWorker {
+    private func worker(for conversation: Conversation, queued: [Turn]) async throws -> ConversationWorker {
+        if let existing = workers.withLock({ $0[conversation.id] }) { return existing }
+        let autoReply = try await loadAutoReply(conversation)
         let configuration = configuration.machine
         let context = context
         return workers.withLock { workers in
             if let existing = workers[conversation.id] { return existing }
-            let worker = ConversationWorker(machine: ConversationMachine(conversation: conversation, queued: queued, configuration: configuration), context: context)
+            let worker = ConversationWorker(
+                machine: ConversationMachine(conversation: conversation, queued: queued, configuration: configuration), autoReply: autoReply, context: context
+            )
             workers[conversation.id] = worker
             return worker
+        }
+    }
+
+    /// The conversation's stored loop, else a stopped one with its settings, else its project's defaults, else the
+    /// built-in defaults.
+    private func loadAutoReply(_ conversation: Conversation) async throws -> AutoReplyMachine {
+        let decoder = JSONDecoder()
+        if let stored = try await store.autoReply(conversationID: conversation.id) {
+            if let loop = stored.loop, let machine = try? decoder.decode(AutoReplyMachine.self, from: Data(loop)) { return machine }
+            if let settings = try? decoder.decode(AutoReplySettings.self, from: Data(stored.settings)) {
+                return AutoReplyMachine(conversationID: conversation.id, settings: settings)
+            }
+        }
+        if let defaults = try await store.autoReplyDefaults(cwd: conversation.cwd), let settings = try? decoder.decode(AutoReplySettings.self, from: Data(defaults)) {
+            return AutoReplyMachine(conversationID: conversation.id, settings: settings)
+        }
+        return AutoReplyMachine(conversationID: conversation.id, settings: AutoReplySettings())
+    }
+
+    // MARK: - Auto-reply
+
+    func autoReplyStatus(_ id: String) async throws(APIError) -> AutoReplyStatus {
+        let worker = try await worker(id)
+        return try await storeCall {
+            try await worker.read { state, now in AutoReplyStatus(settings: state.autoReply.settings, progress: state.autoReply.progress(now: now)) }
+        }
+    }
+
+    /// Replaces the settings (a running loop uses the new limits at once); `asDefault` also makes them the defaults of
+    /// conversations created later in the same directory.
+    func setAutoReply(_ id: String, _ settings: AutoReplySettings, asDefault: Bool) async throws(APIError) -> AutoReplyStatus {
+        let problems = settings.problems
+        guard problems.isEmpty else { throw .invalidBody(problems.joined(separator: "; ")) }
+        let worker = try await worker(id)
+        let status = try await autoReplyControl(worker) { machine, _, now throws(AutoReplyMachine.Refusal) in
+            try machine.handle(.updateSettings(settings, now: now))
+        }
+        if asDefault {
+            let conversation = try await conversation(id)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            try await storeCall { _ = try await self.store.commit([.autoReplyDefaults(cwd: conversation.cwd, settings: Array(try encoder.encode(settings)))]) }
+        }
+        return status
+    }
+
+    enum AutoReplyCommand: Sendable {
+        case start(AutoReplySettings?)
+        case pause, resume, stop
+    }
+
+    func autoReply(_ id: String, _ command: AutoReplyCommand) async throws(APIError) -> AutoReplyStatus {
+        if case .start(let settings?) = command {
+            let problems = settings.problems
+            guard problems.isEmpty else { throw .invalidBody(problems.joined(separator: "; ")) }
+        }
+        let worker = try await worker(id)
+        return try await autoReplyControl(worker) { machine, chat, now throws(AutoReplyMachine.Refusal) in
+            switch command {
+            case .start(let settings):
+                var actions: [AutoReplyMachine.Action] = []
+                if let settings { actions += try machine.handle(.updateSettings(settings, now: now)) }
+                return actions + (try machine.handle(.start(now: now, conversationIdle: chat.isIdle)))
+            case .pause: return try machine.handle(.pause(now: now))
+            case .resume: return try machine.handle(.resume(now: now, conversationIdle: chat.isIdle))
+            case .stop: return try machine.handle(.stop(now: now))
+            }
+        }
+    }
+
+    /// Runs a control on the loop and answers with the settings and progress after it; the loop is stored either way.
+    private func autoReplyControl(
+        _ worker: ConversationWorker,
+        _ body: @escaping @Sendable (inout AutoReplyMachine, ConversationMachine, Date) throws(AutoReplyMachine.Refusal) -> [AutoReplyMachine.Action]
+    ) async throws(APIError) -> AutoReplyStatus {
+        do {
+            return try await worker.performAutoReply { machine, chat, now throws(AutoReplyMachine.Refusal) in
+                let actions = try body(&machine, chat, now)
+                return (AutoReplyStatus(settings: machine.settings, progress: machine.progress(now: now)), actions)
+            }
+        } catch let refusal as AutoReplyMachine.Refusal {
+            switch refusal {
+            case .invalidSettings(let problems): throw .invalidBody(problems.joined(separator: "; "))
+            case .disabled: throw .conflict("auto-reply is disabled in this conversation's settings (enabled: false)")
+            default: throw .conflict("auto-reply: \(refusal)")
+            }
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw .internalError("conversation \(worker.id): \(error)")
         }
     }
 

@@ -25,6 +25,16 @@ public enum ChatWrite: Sendable {
     /// Appends an event to the conversation's stream with the next sequence number (1, 2, 3 …, no gaps).
     /// `data` is the event's JSON bytes, sent as they are.
     case event(conversationID: String, name: String, data: [UInt8])
+    /// Stores a conversation's auto-reply settings and loop state (JSON bytes; `loop` nil before it first ran).
+    case autoReply(conversationID: String, settings: [UInt8], loop: [UInt8]?)
+    /// Stores the default auto-reply settings of a working directory.
+    case autoReplyDefaults(cwd: String, settings: [UInt8])
+}
+
+/// A conversation's stored auto-reply settings and loop.
+public struct StoredAutoReply: Sendable, Hashable {
+    public var settings: [UInt8]
+    public var loop: [UInt8]?
 }
 
 /// An event of a conversation's stream as stored: `seq` is its SSE `id:`.
@@ -178,6 +188,56 @@ public final class ChatStore: Sendable {
                 )
             }
             stored.append(event)
+        case .autoReply(let conversationID, let settings, let loop):
+            try foreignKey(conversationID) {
+                try db.execute(
+                    sql: """
+                        INSERT INTO auto_reply (conversation_id, settings, loop, updated_at) VALUES (?, ?, ?, ?)
+                        ON CONFLICT(conversation_id) DO UPDATE SET settings = excluded.settings, loop = excluded.loop, updated_at = excluded.updated_at
+                        """,
+                    arguments: [conversationID, String(decoding: settings, as: UTF8.self), loop.map { String(decoding: $0, as: UTF8.self) }, now]
+                )
+            }
+        case .autoReplyDefaults(let cwd, let settings):
+            try db.execute(
+                sql: """
+                    INSERT INTO auto_reply_defaults (cwd, settings, updated_at) VALUES (?, ?, ?)
+                    ON CONFLICT(cwd) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at
+                    """,
+                arguments: [cwd, String(decoding: settings, as: UTF8.self), now]
+            )
+        }
+    }
+
+    // MARK: - Auto-reply
+
+    /// A conversation's auto-reply row, or nil when it never had one.
+    public func autoReply(conversationID: String) async throws -> StoredAutoReply? {
+        try await pool.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT settings, loop FROM auto_reply WHERE conversation_id = ?", arguments: [conversationID])
+            else { return nil }
+            let settings: String = try row.decode(forColumn: "settings")
+            let loop: String? = try row.decode(forColumn: "loop")
+            return StoredAutoReply(settings: Array(settings.utf8), loop: loop.map { Array($0.utf8) })
+        }
+    }
+
+    /// Every conversation with a stored loop (startup recovery).
+    public func autoReplyLoops() async throws -> [(conversationID: String, stored: StoredAutoReply)] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT conversation_id, settings, loop FROM auto_reply WHERE loop IS NOT NULL").map { row in
+                let id: String = try row.decode(forColumn: "conversation_id")
+                let settings: String = try row.decode(forColumn: "settings")
+                let loop: String? = try row.decode(forColumn: "loop")
+                return (id, StoredAutoReply(settings: Array(settings.utf8), loop: loop.map { Array($0.utf8) }))
+            }
+        }
+    }
+
+    /// The default auto-reply settings of a working directory, if saved.
+    public func autoReplyDefaults(cwd: String) async throws -> [UInt8]? {
+        try await pool.read { db in
+            try String.fetchOne(db, sql: "SELECT settings FROM auto_reply_defaults WHERE cwd = ?", arguments: [cwd]).map { Array($0.utf8) }
         }
     }
 

@@ -9,8 +9,16 @@ import Synchronization
 /// carries out what it returns — persist (one transaction per step), publish, then talk to the agent process.
 ///
 /// One input at a time is what keeps event sequence numbers, stored rows and what the agent is told in one order.
+/// The conversation's auto-reply loop (``AutoReplyMachine``) lives here too: it hears every turn that ends and every
+/// approval, and what it decides (a next prompt, a pause, a stop) goes through the same mailbox.
 final class ConversationWorker: Sendable {
-    typealias Job = @Sendable (inout ConversationMachine) async -> Void
+    /// Everything the worker's loop owns.
+    struct State: Sendable {
+        var chat: ConversationMachine
+        var autoReply: AutoReplyMachine
+    }
+
+    typealias Job = @Sendable (inout State) async -> Void
 
     struct ProcessSlot: Sendable {
         var process: AgentProcess?
@@ -24,7 +32,7 @@ final class ConversationWorker: Sendable {
     private let context: ChatContext
     private let options: SpawnOptions
 
-    init(machine: ConversationMachine, context: ChatContext) {
+    init(machine: ConversationMachine, autoReply: AutoReplyMachine, context: ChatContext) {
         self.id = machine.conversation.id
         self.context = context
         let conversation = machine.conversation
@@ -32,9 +40,9 @@ final class ConversationWorker: Sendable {
         let (stream, continuation) = AsyncStream<Job>.makeStream()
         self.mailbox = continuation
         let task = Task {
-            var machine = machine
+            var state = State(chat: machine, autoReply: autoReply)
             for await job in stream {
-                await job(&machine)
+                await job(&state)
             }
         }
         loop.withLock { $0 = task }
@@ -48,10 +56,10 @@ final class ConversationWorker: Sendable {
         _ body: @escaping @Sendable (inout ConversationMachine, Date) throws(ConversationMachine.Refusal) -> (R, [ConversationMachine.Action])
     ) async throws -> R {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<R, any Error>) in
-            let accepted = mailbox.yield { [self] machine in
+            let accepted = mailbox.yield { [self] state in
                 do {
-                    let (result, actions) = try body(&machine, Date())
-                    try await execute(actions)
+                    let (result, actions) = try body(&state.chat, Date())
+                    try await execute(actions, &state)
                     continuation.resume(returning: result)
                 } catch {
                     continuation.resume(throwing: error)
@@ -61,14 +69,56 @@ final class ConversationWorker: Sendable {
         }
     }
 
+    /// Runs `body` on the auto-reply loop in turn (it may look at the conversation), carries out its actions.
+    func performAutoReply<R: Sendable>(
+        _ body: @escaping @Sendable (inout AutoReplyMachine, ConversationMachine, Date) throws(AutoReplyMachine.Refusal) -> (R, [AutoReplyMachine.Action])
+    ) async throws -> R {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<R, any Error>) in
+            let accepted = mailbox.yield { [self] state in
+                do {
+                    let (result, actions) = try body(&state.autoReply, state.chat, Date())
+                    try await executeAutoReply(actions, &state)
+                    if !actions.contains(where: { if case .progress = $0 { true } else { false } }) {
+                        // Settings changed without a progress step: store the loop anyway.
+                        _ = try await context.store.commit([try autoReplyRow(state.autoReply)])
+                    }
+                    continuation.resume(returning: result)
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+            if case .terminated = accepted { continuation.resume(throwing: APIError.sessionNotFound("conversation \(id) was deleted")) }
+        }
+    }
+
+    /// Reads the state in turn (after everything queued before).
+    func read<R: Sendable>(_ body: @escaping @Sendable (State, Date) -> R) async throws -> R {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<R, any Error>) in
+            let accepted = mailbox.yield { state in continuation.resume(returning: body(state, Date())) }
+            if case .terminated = accepted { continuation.resume(throwing: APIError.sessionNotFound("conversation \(id) was deleted")) }
+        }
+    }
+
     /// Queues an input without waiting for it.
     func enqueue(_ body: @escaping @Sendable (inout ConversationMachine, Date) -> [ConversationMachine.Action]) {
-        mailbox.yield { [self] machine in
-            let actions = body(&machine, Date())
+        mailbox.yield { [self] state in
+            let actions = body(&state.chat, Date())
             do {
-                try await execute(actions)
+                try await execute(actions, &state)
             } catch {
                 context.logger.error("conversation \(id): could not store a step: \(error)")
+            }
+        }
+    }
+
+    /// Queues an input of the auto-reply loop without waiting for it; refusals are logged.
+    func enqueueAutoReply(_ input: AutoReplyMachine.Input) {
+        mailbox.yield { [self] state in
+            do {
+                let actions = try state.autoReply.handle(input)
+                try await executeAutoReply(actions, &state)
+            } catch {
+                context.logger.debug("conversation \(id): auto-reply input \(input) not applied: \(error)")
             }
         }
     }
@@ -87,7 +137,7 @@ final class ConversationWorker: Sendable {
 
     // MARK: - Carrying out actions
 
-    private func execute(_ actions: [ConversationMachine.Action]) async throws {
+    private func execute(_ actions: [ConversationMachine.Action], _ state: inout State) async throws {
         guard !actions.isEmpty else { return }
         var writes: [ChatWrite] = []
         var approvals: [Approval] = []
@@ -128,6 +178,96 @@ final class ConversationWorker: Sendable {
                 }
             case .save, .emit:
                 break
+            }
+        }
+        try await feedAutoReply(actions, &state)
+    }
+
+    // MARK: - Auto-reply
+
+    /// Tells the auto-reply loop what happened in the conversation: turns that ended, approvals.
+    private func feedAutoReply(_ actions: [ConversationMachine.Action], _ state: inout State) async throws {
+        guard state.autoReply.state != .stopped else { return }
+        let now = Date()
+        for action in actions {
+            guard case .emit(let event) = action else { continue }
+            let input: AutoReplyMachine.Input?
+            switch event {
+            case .complete(let e) where state.chat.lastEnded?.turnID == e.turnId:
+                input = .turnEnded(reply: state.chat.lastEnded?.reply ?? "", failed: false, error: nil, now: now)
+            case .error(let e) where e.turnId != nil && state.chat.lastEnded?.turnID == e.turnId:
+                input = .turnEnded(reply: state.chat.lastEnded?.reply ?? "", failed: true, error: e.message, now: now)
+            case .permissionRequired:
+                input = .approvalPending(now: now)
+            case .permissionResolved where state.chat.pendingApprovalIDs.isEmpty:
+                input = .approvalsResolved(now: now)
+            default:
+                input = nil
+            }
+            guard let input, let decided = try? state.autoReply.handle(input) else { continue }
+            try await executeAutoReply(decided, &state)
+        }
+    }
+
+    /// Carries out the loop's actions: progress is stored with the loop and announced; a prompt is sent as a message.
+    private func executeAutoReply(_ actions: [AutoReplyMachine.Action], _ state: inout State) async throws {
+        guard !actions.isEmpty else { return }
+        var writes: [ChatWrite] = []
+        var notices: [AutoReplyProgress] = []
+        for action in actions {
+            switch action {
+            case .progress(let progress):
+                writes.append(try autoReplyRow(state.autoReply))
+                writes.append(.event(conversationID: id, name: ChatEventName.autoReply, data: Array(try context.encoder.encode(.autoReply(progress)))))
+            case .notice(let progress):
+                notices.append(progress)
+            case .send, .judge:
+                break
+            }
+        }
+        if !writes.isEmpty {
+            let stored = try await context.store.commit(writes)
+            context.chatHub.publish(
+                conversationID: id, events: stored.map { ($0.seq, SSEFrame.event(id: String($0.seq), name: $0.name, data: $0.data)) }
+            )
+        }
+        for notice in notices { context.eventHub.publishConversation(name: ChatEventName.autoReplyNotice, value: notice) }
+        for action in actions {
+            switch action {
+            case .send(let prompt):
+                let (_, chatActions) = state.chat.send(text: prompt, mode: .queue, now: Date())
+                try await execute(chatActions, &state)
+            case .judge(let reply):
+                judge(reply: reply, prompt: state.chat.lastEnded?.prompt, settings: state.autoReply.settings)
+            case .progress, .notice:
+                break
+            }
+        }
+    }
+
+    /// The loop's row: its settings and its whole state.
+    func autoReplyRow(_ machine: AutoReplyMachine) throws -> ChatWrite {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return .autoReply(conversationID: id, settings: Array(try encoder.encode(machine.settings)), loop: Array(try encoder.encode(machine)))
+    }
+
+    /// Asks the judge in the background; its verdict (or its failure, then the rules decide) comes back as an input.
+    private func judge(reply: String, prompt: String?, settings: AutoReplySettings) {
+        guard let judgeSettings = settings.judge else {
+            enqueueAutoReply(.judged(confidence: nil, nextPrompt: nil, now: Date()))
+            return
+        }
+        let judge = AutoReplyJudge(settings: judgeSettings, environment: context.environment)
+        let logger = context.logger
+        let conversationID = id
+        Task { [self] in
+            do {
+                let verdict = try await judge.judge(reply: reply, task: prompt, history: [])
+                enqueueAutoReply(.judged(confidence: verdict.confidence, nextPrompt: verdict.nextPrompt, now: Date()))
+            } catch {
+                logger.notice("conversation \(conversationID): the auto-reply judge failed (\(error)); the rules decide")
+                enqueueAutoReply(.judged(confidence: nil, nextPrompt: nil, now: Date()))
             }
         }
     }

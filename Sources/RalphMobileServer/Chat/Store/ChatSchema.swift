@@ -30,8 +30,27 @@ enum ChatSchema {
         migrator.registerMigration("v1-conversations-messages-turns-approvals-events") { db in
             try db.execute(sql: v1)
         }
+        migrator.registerMigration("v2-auto-reply") { db in
+            try db.execute(sql: v2)
+        }
         return migrator
     }
+
+    /// Auto-reply: each conversation's settings and loop (JSON of `AutoReplySettings` and `AutoReplyMachine`), and
+    /// default settings per working directory (a project).
+    private static let v2 = """
+        CREATE TABLE auto_reply (
+            conversation_id TEXT PRIMARY KEY NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+            settings TEXT NOT NULL,
+            loop TEXT,
+            updated_at TEXT NOT NULL
+        );
+        CREATE TABLE auto_reply_defaults (
+            cwd TEXT PRIMARY KEY NOT NULL,
+            settings TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        );
+        """
 
     private static let v1 = """
         CREATE TABLE conversations (

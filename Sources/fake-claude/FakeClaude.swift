@@ -19,7 +19,7 @@
 // The user message is the script. A first line `#script` makes each following line a command:
 //
 //   say <text>             stream <text> as word-sized text_delta stream events, then the assistant text block
-//                          ("\n" in <text> is a newline)
+//                          ("\n" in <text> is a newline, "{turn}" the number of turns this process ran)
 //   tool <Name> <json>     tool_use, then (unless allowed) control_request can_use_tool and wait for the answer:
 //                          allow → tool_result "ran <Name>: <input json>" (+ " (updated input: <json>)" when the
 //                          allow changed it; updatedPermissions addRules make later calls of the tool run unasked);

@@ -17,6 +17,8 @@ final class Conversation {
     /// Tools allowed without asking: `--allowedTools`, plus "allow for this session" rules sent with an allow.
     var allowedTools: Set<String>
     var nextRequestNumber = 1
+    /// Turns run by this process (`{turn}` in a `say` text).
+    var turnsRun = 0
 
     init(sessionID: String, cwd: String, options: Options, output: Output, inbox: Inbox, log: EventLog, sessions: SessionStore) {
         self.sessionID = sessionID
@@ -31,6 +33,7 @@ final class Conversation {
 
     /// Runs one turn for a `user` message, ending with exactly one result (unless the script says `crash`).
     func runTurn(text: String) {
+        turnsRun += 1
         var turn = Turn(conversation: self)
         turn.run(text: text)
     }
@@ -102,7 +105,7 @@ struct Turn {
         let rest = String(line.dropFirst(name.count)).trimmingCharacters(in: .whitespaces)
         switch name {
         case "say":
-            try say(rest.replacingOccurrences(of: "\\n", with: "\n"))
+            try say(rest.replacingOccurrences(of: "\\n", with: "\n").replacingOccurrences(of: "{turn}", with: String(conversation.turnsRun)))
         case "tool", "tool-auto":
             let toolName = String(rest.prefix { $0 != " " })
             guard !toolName.isEmpty else { throw .failed("fake-claude: `\(name)` needs a tool name") }

@@ -159,7 +159,10 @@ public final class ChatService: Sendable {
     /// Ticks every live conversation (stall reports, interrupts that do not end, idle processes).
     func tick() {
         let all = workers.withLock { Array($0.values) }
-        for worker in all { worker.enqueue { machine, now in machine.tick(now: now) } }
+        for worker in all {
+            worker.enqueue { machine, now in machine.tick(now: now) }
+            worker.enqueueAutoReply(.tick(now: Date()))
+        }
     }
 
     // MARK: - Conversations

@@ -1,0 +1,173 @@
+import Foundation
+import RalphAPI
+import Testing
+
+@testable import RalphMobileServer
+
+/// The server-side auto-reply loop against the real server, SQLite and the `claude` double.
+@Suite("Auto-reply loops")
+struct AutoReplyTests {
+    static func settings(_ json: String) -> String { json }
+
+    func status(_ f: ChatFixture, _ id: String, base: String? = nil) async throws -> AutoReplyStatus {
+        try await f.request(.GET, "/api/conversations/\(id)/auto-reply", base: base).json(AutoReplyStatus.self)
+    }
+
+    func userLines(_ f: ChatFixture) -> [String] {
+        f.stdinLines().filter { $0["type"] == "user" }.compactMap { $0["message"]?.objectValue?["content"]?.stringValue }
+    }
+
+    @Test("a loop runs 5 cycles unattended and stops exactly at its message limit")
+    func fiveCycles() async throws {
+        let f = try await ChatFixture.start()
+        defer { Task { await f.stop() } }
+        let c = try await f.create()
+        let stream = try await f.events(c.id)
+        let started = try await f.request(
+            .POST, "/api/conversations/\(c.id)/auto-reply/start",
+            ##"{"mode":"message_based","max_messages":5,"next_prompt":{"strategy":"fixed","text":"#script\nsay Step {turn} of the refactoring is in place."}}"##
+        )
+        #expect(started.status == 200, "\(started.text)")
+        #expect(try started.json(AutoReplyStatus.self).progress.state == .running)
+        let all = try await stream.messages(until: "auto_reply", timeout: 20) { $0.json["state"] as? String == "stopped" && $0.json["stop_reason"] != nil }
+        let last = try #require(all.last?.json)
+        #expect(last["stop_reason"] as? String == "message_limit")
+        #expect(last["messages"] as? Int == 5)
+        #expect(last["iterations"] as? Int == 5)
+        #expect(all.filter { $0.event == "complete" }.count == 5)
+        #expect(userLines(f) == Array(repeating: "#script\nsay Step {turn} of the refactoring is in place.", count: 5))
+        let progress = try await status(f, c.id).progress
+        #expect(progress.state == .stopped && progress.stopReason == .messageLimit)
+        // Stopping a stopped loop is refused and changes nothing.
+        let again = try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/stop")
+        #expect(again.status == 409)
+        #expect(userLines(f).count == 5)
+    }
+
+    @Test("a pending approval pauses the loop; once answered, the loop continues")
+    func pausesOnApproval() async throws {
+        let f = try await ChatFixture.start()
+        defer { Task { await f.stop() } }
+        let c = try await f.create()
+        let stream = try await f.events(c.id)
+        let prompt = ["#script", #"tool Bash {"command":"make"}"#, "say built"].joined(separator: "\n")
+        let body = try String(decoding: JSONEncoder().encode(AutoReplySettings(mode: .messageBased, maxMessages: 2, nextPrompt: NextPrompt(strategy: .fixed, text: prompt))), as: UTF8.self)
+        #expect(try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/start", body).status == 200)
+        for cycle in 1...2 {
+            let asked = try await stream.messages(until: "permission_required", timeout: 10)
+            _ = asked
+            let paused = try await stream.messages(until: "auto_reply") { $0.json["state"] as? String == "paused" }
+            #expect(paused.last?.json["pause_reason"] as? String == "approval", "cycle \(cycle)")
+            let approval = try #require(try await f.pendingApprovals(c.id).first)
+            #expect(try await f.request(.POST, "/api/approvals/\(approval.id)", #"{"decision":"allow"}"#).status == 200)
+            _ = try await stream.messages(until: "auto_reply") { $0.json["state"] as? String != "paused" }
+        }
+        let end = try await stream.messages(until: "auto_reply", timeout: 10) { $0.json["state"] as? String == "stopped" && $0.json["stop_reason"] != nil }
+        #expect(end.last?.json["stop_reason"] as? String == "message_limit")
+        #expect(userLines(f).count == 2)
+    }
+
+    @Test("a showstopper pauses the loop with its reason and raises a notice on the global stream")
+    func showstopper() async throws {
+        let f = try await ChatFixture.start()
+        defer { Task { await f.stop() } }
+        let c = try await f.create()
+        let global = try await SSETestClient.connect(f.base + "/api/events")
+        _ = try await global.messages(until: "ready")
+        let prompt = ["#script", "say I cannot continue: credentials required for the deploy. Please add your API key."].joined(separator: "\n")
+        let body = try String(decoding: JSONEncoder().encode(AutoReplySettings(mode: .untilCompletion, nextPrompt: NextPrompt(strategy: .fixed, text: prompt))), as: UTF8.self)
+        #expect(try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/start", body).status == 200)
+        let notice = try await global.messages(until: "auto_reply.notice", timeout: 10)
+        let progress = try #require(notice.last?.json)
+        #expect(progress["state"] as? String == "paused")
+        #expect(progress["pause_reason"] as? String == "showstopper")
+        #expect((progress["detail"] as? String)?.isEmpty == false)
+        let shown = try await status(f, c.id).progress
+        #expect(shown.state == .paused && shown.pauseReason == .showstopper)
+        #expect(userLines(f).count == 1, "nothing more was sent")
+        // Resuming sends the next prompt.
+        #expect(try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/resume").status == 200)
+        try await eventually(10, "the next prompt") { userLines(f).count == 2 }
+    }
+
+    @Test("a loop running when the server restarts comes back paused, with the reason")
+    func survivesRestart() async throws {
+        let f = try await ChatFixture.start()
+        let c = try await f.create()
+        let prompt = ["#script", "say working", "sleep 30"].joined(separator: "\n")
+        let body = try String(decoding: JSONEncoder().encode(AutoReplySettings(mode: .smartStop, nextPrompt: NextPrompt(strategy: .fixed, text: prompt))), as: UTF8.self)
+        #expect(try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/start", body).status == 200)
+        try await eventually(10, "the first prompt") { userLines(f).count == 1 }
+        await f.stop()
+        let server = try await f.restarted()
+        defer { Task { await server.stop() } }
+        try await eventually(10, "the loop to be paused") { try await status(f, c.id, base: server.base).progress.state == .paused }
+        let progress = try await status(f, c.id, base: server.base).progress
+        #expect(progress.pauseReason == .restart)
+        #expect(progress.messages == 1)
+        let settings = try await status(f, c.id, base: server.base).settings
+        #expect(settings.nextPrompt.text == prompt)
+    }
+
+    @Test("settings: validation, partial JSON, presets, import/export, project defaults")
+    func settings() async throws {
+        let f = try await ChatFixture.start()
+        defer { Task { await f.stop() } }
+        let c = try await f.create()
+        let fresh = try await status(f, c.id)
+        #expect(fresh.progress.state == .stopped)
+        for bad in [
+            #"{"mode":"time_based","max_minutes":0}"#, #"{"mode":"time_based","max_minutes":481}"#, #"{"mode":"message_based","max_messages":101}"#,
+            #"{"min_confidence":1.5}"#, #"{"mode":"forever"}"#, #"{"mode":"time_based"}"#, #"{"max_iterations":0}"#,
+        ] {
+            let response = try await f.request(.PUT, "/api/conversations/\(c.id)/auto-reply", bad)
+            #expect(response.status == 400, "\(bad) → \(response.status) \(response.text)")
+            #expect(response.text.hasPrefix(#"{"error":"invalid_body: "#))
+        }
+        let after = try await status(f, c.id)
+        #expect(after.settings == fresh.settings && after.progress.state == .stopped, "bad settings changed nothing")
+        // The old app's spellings are accepted and answered in the canonical one.
+        let put = try await f.request(.PUT, "/api/conversations/\(c.id)/auto-reply", #"{"mode":"timed","max_minutes":30}"#)
+        #expect(put.status == 200, "\(put.text)")
+        let exported = try put.json(AutoReplyStatus.self).settings
+        #expect(exported.mode == .timeBased && exported.maxMinutes == 30 && exported.minConfidence == AutoReplySettings().minConfidence)
+        let presets = try await f.request(.GET, "/api/auto-reply/presets").json([String: AutoReplySettings].self)
+        #expect(presets.keys.contains("overnight"))
+        let preset = try await f.request(.PUT, "/api/conversations/\(c.id)/auto-reply?preset=quick&default=true").json(AutoReplyStatus.self)
+        #expect(preset.settings == presets["quick"])
+        #expect(try await f.request(.PUT, "/api/conversations/\(c.id)/auto-reply?preset=nope").status == 400)
+        // A new conversation in the same directory starts from the project's defaults.
+        let other = try await f.create()
+        #expect(try await status(f, other.id).settings == presets["quick"])
+    }
+
+    @Test("controls: starting twice, pausing a stopped loop, resuming a running one are refused; aliases work")
+    func controlsAndAliases() async throws {
+        let f = try await ChatFixture.start()
+        defer { Task { await f.stop() } }
+        let c = try await f.create()
+        #expect(try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/pause").status == 409)
+        #expect(try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/resume").status == 409)
+        #expect(try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/stop").status == 409)
+        let prompt = ["#script", "sleep 30"].joined(separator: "\n")
+        let settings = AutoReplySettings(mode: .smartStop, nextPrompt: NextPrompt(strategy: .fixed, text: prompt))
+        let body = try String(decoding: JSONEncoder().encode(AutoResponseStartRequest(sessionId: c.id, settings: settings)), as: UTF8.self)
+        let started = try await f.request(.POST, "/api/chat/auto-response/start", body)
+        #expect(started.status == 200, "\(started.text)")
+        let twice = try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/start")
+        #expect(twice.status == 409)
+        #expect(try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/resume").status == 409)
+        let progress = try await f.request(.GET, "/api/chat/\(c.id)/progress")
+        let object = try #require(progress.object as? [String: Any])
+        #expect(object["autoResponseActive"] as? Bool == true)
+        #expect(object["isPaused"] as? Bool == false)
+        #expect(object["mode"] as? String == "smart_stop")
+        #expect(object["maxIterations"] as? Int == settings.maxIterations)
+        #expect(try await f.request(.POST, "/api/chat/auto-response/pause", #"{"sessionId":"\#(c.id)"}"#).status == 200)
+        #expect(try await status(f, c.id).progress.state == .paused)
+        #expect(try await f.request(.POST, "/api/chat/auto-response/stop", #"{"sessionId":"\#(c.id)"}"#).status == 200)
+        let stopped = try await status(f, c.id).progress
+        #expect(stopped.state == .stopped && stopped.stopReason == .manual)
+        #expect(try await f.request(.POST, "/api/chat/auto-response/start", #"{"sessionId":"c_nope"}"#).status == 404)
+    }
+}

@@ -170,4 +170,38 @@ struct AutoReplyTests {
         #expect(stopped.state == .stopped && stopped.stopReason == .manual)
         #expect(try await f.request(.POST, "/api/chat/auto-response/start", #"{"sessionId":"c_nope"}"#).status == 404)
     }
+
+    @Test("a judge decides completion and writes the next prompt; a judge that fails leaves the decision to the rules")
+    func judge() async throws {
+        try await FakeLLMServer.run { llm in
+            let f = try await ChatFixture.start()
+            defer { Task { await f.stop() } }
+            // The judge says "continue" with its own next prompt, which the loop sends; then it says "complete".
+            let c = try await f.create()
+            let stream = try await f.events(c.id)
+            let first = ["#script", "say Working on it. JUDGE:continue"].joined(separator: "\n")
+            var settings = AutoReplySettings(mode: .smartStop, minConfidence: 0.9, nextPrompt: NextPrompt(strategy: .judge, text: first))
+            settings.judge = JudgeSettings(baseUrl: llm.baseURL, model: "judge-model", timeoutSecs: 10)
+            let body = try String(decoding: JSONEncoder().encode(settings), as: UTF8.self)
+            #expect(try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/start", body).status == 200)
+            try await eventually(15, "the judge's prompt to be sent") { userLines(f).contains("Now write the tests.") }
+            // fake-claude echoes the judge's prompt; the judge gives 0.5 for it: below 0.9, so the loop goes on.
+            let progress = try await status(f, c.id).progress
+            #expect(progress.state == .running || progress.messages >= 2)
+            _ = stream
+            #expect(try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/stop").status == 200)
+
+            // A judge that answers nonsense: the rules decide (an explicit TASK COMPLETE stops the loop).
+            let d = try await f.create()
+            let done = ["#script", "say JUDGE:garbage All done. TASK COMPLETE"].joined(separator: "\n")
+            var fallback = AutoReplySettings(mode: .smartStop, nextPrompt: NextPrompt(strategy: .fixed, text: done))
+            fallback.judge = JudgeSettings(baseUrl: llm.baseURL, model: "judge-model", timeoutSecs: 10)
+            let body2 = try String(decoding: JSONEncoder().encode(fallback), as: UTF8.self)
+            #expect(try await f.request(.POST, "/api/conversations/\(d.id)/auto-reply/start", body2).status == 200)
+            try await eventually(15, "the rules to stop the loop") {
+                let p = try await status(f, d.id).progress
+                return p.state == .stopped && p.stopReason == .completion
+            }
+        }
+    }
 }

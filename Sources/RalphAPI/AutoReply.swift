@@ -55,6 +55,15 @@ public struct NextPrompt: Codable, Hashable, Sendable {
         self.text = text
     }
 
+    /// `strategy` defaults to `fixed`, so `{"text": "…"}` is enough.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        strategy = try c.decodeIfPresent(Strategy.self, forKey: .strategy) ?? .fixed
+        text = try c.decodeIfPresent(String.self, forKey: .text)
+    }
+
+    enum CodingKeys: String, CodingKey { case strategy, text }
+
     public static let defaultText =
         "Continue with the task. If everything is finished and verified, say TASK COMPLETE. If you are blocked and need a person, say NEED HUMAN INTERVENTION and why."
 }

@@ -53,7 +53,11 @@ public struct APIRequestDecoder: RequestDecoder {
         case .typeMismatch(let type, let context): return "'\(path(context.codingPath))' must be \(type)"
         case .valueNotFound(let type, let context): return "'\(path(context.codingPath))' must be \(type), not null"
         case .dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "the body is not valid JSON" : "'\(path(context.codingPath))' is invalid"
+            if context.codingPath.isEmpty { return "the body is not valid JSON" }
+            // Our own types say what is wrong (e.g. the modes allowed); keep that, not the decoder's internals.
+            let why = context.debugDescription
+            return why.isEmpty || why.contains("Cannot initialize") || why.contains("underlying")
+                ? "'\(path(context.codingPath))' is invalid" : "'\(path(context.codingPath))' is invalid: \(why)"
         @unknown default: return "the body could not be decoded"
         }
     }

@@ -131,6 +131,11 @@ struct AutoReplyTests {
         #expect(put.status == 200, "\(put.text)")
         let exported = try put.json(AutoReplyStatus.self).settings
         #expect(exported.mode == .timeBased && exported.maxMinutes == 30 && exported.minConfidence == AutoReplySettings().minConfidence)
+        let unknown = try await f.request(.PUT, "/api/conversations/\(c.id)/auto-reply", #"{"mode":"forever"}"#)
+        #expect(unknown.text.contains("unknown mode 'forever'") && unknown.text.contains("smart_stop"), "\(unknown.text)")
+        let prompt = try await f.request(.PUT, "/api/conversations/\(c.id)/auto-reply", #"{"mode":"hybrid","max_messages":3,"next_prompt":{"text":"go on"}}"#)
+        #expect(prompt.status == 200, "\(prompt.text)")
+        #expect(try prompt.json(AutoReplyStatus.self).settings.nextPrompt == NextPrompt(strategy: .fixed, text: "go on"))
         let presets = try await f.request(.GET, "/api/auto-reply/presets").json([String: AutoReplySettings].self)
         #expect(presets.keys.contains("overnight"))
         let preset = try await f.request(.PUT, "/api/conversations/\(c.id)/auto-reply?preset=quick&default=true").json(AutoReplyStatus.self)

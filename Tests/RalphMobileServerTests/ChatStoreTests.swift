@@ -112,6 +112,25 @@ import Glibc
         }
     }
 
+    @Test func autoReplyRowsRoundTripAndGoWithTheirConversation() async throws {
+        let store = try ChatStore(path: path)
+        try await store.commit([.conversation(Self.conversation("c")), .conversation(Self.conversation("d"))])
+        #expect(try await store.autoReply(conversationID: "c") == nil)
+        try await store.commit([.autoReply(conversationID: "c", settings: Array(#"{"mode":"hybrid"}"#.utf8), loop: nil)])
+        #expect(try await store.autoReplyLoops().isEmpty, "a loop that never ran is not recovered")
+        try await store.commit([.autoReply(conversationID: "c", settings: Array(#"{"mode":"hybrid"}"#.utf8), loop: Array(#"{"state":"running"}"#.utf8))])
+        let stored = try #require(try await store.autoReply(conversationID: "c"))
+        #expect(String(decoding: stored.loop ?? [], as: UTF8.self) == #"{"state":"running"}"#)
+        #expect(try await store.autoReplyLoops().map(\.conversationID) == ["c"])
+        try await store.commit([.autoReplyDefaults(cwd: "/w", settings: Array(#"{"mode":"quick"}"#.utf8))])
+        #expect(try await store.autoReplyDefaults(cwd: "/w").map { String(decoding: $0, as: UTF8.self) } == #"{"mode":"quick"}"#)
+        await #expect(throws: ChatStore.StoreError.unknownConversation("x")) {
+            try await store.commit([.autoReply(conversationID: "x", settings: [], loop: nil)])
+        }
+        try await store.commit([.deleteConversation("c")])
+        #expect(try await store.autoReply(conversationID: "c") == nil)
+    }
+
     // MARK: - Event sequence numbers
 
     @Test func eventSeqsAreGapFreeAndSurviveARestart() async throws {
@@ -391,12 +410,12 @@ import Glibc
     @Test func migrationsRunOnceAndReopeningKeepsTheData() async throws {
         do {
             let store = try ChatStore(path: path)
-            #expect(try await store.appliedMigrations() == ["v1-conversations-messages-turns-approvals-events"])
+            #expect(try await store.appliedMigrations() == ["v1-conversations-messages-turns-approvals-events", "v2-auto-reply"])
             try await store.commit([.conversation(Self.conversation("c")), .message(Self.message("m", in: "c")), Self.event("c", 1)])
         }
         for _ in 0..<2 {
             let store = try ChatStore(path: path)
-            #expect(try await store.appliedMigrations() == ["v1-conversations-messages-turns-approvals-events"])
+            #expect(try await store.appliedMigrations() == ["v1-conversations-messages-turns-approvals-events", "v2-auto-reply"])
             #expect(try await store.conversation(id: "c") == Self.conversation("c"))
             #expect(try await store.message(id: "m") == Self.message("m", in: "c"))
             #expect(try await store.lastEventSeq(conversationID: "c") == 1)

@@ -19,12 +19,13 @@ struct RalphMobileCommand: AsyncParsableCommand {
               ralph-mobile events 241f --json  one JSON event per line
               ralph-mobile chat --new --cwd ~/code/app    talk to Claude Code (a allow, d deny)
               ralph-mobile approvals           tool calls waiting for you
+              ralph-mobile auto-reply start 9c2e --preset quick   keep a conversation going
             """,
         version: RalphMobileVersion.current,
         subcommands: [
             Servers.self, SessionsCommand.self, StatusCommand.self, WatchCommand.self, EventsCommand.self, PauseCommand.self, ResumeCommand.self,
             StopCommand.self, EmitCommand.self, SteerCommand.self, StartCommand.self, LogCommand.self, QuestionsCommand.self, AnswerCommand.self,
-            LibraryCommand.self, ChatCommand.self, ConversationsCommand.self, ApprovalsCommand.self,
+            LibraryCommand.self, ChatCommand.self, ConversationsCommand.self, ApprovalsCommand.self, AutoReplyCommand.self,
         ]
     )
 }

@@ -267,3 +267,65 @@ struct Tmux {
 
     func kill() async { _ = try? await tmux(["kill-server"]) }
 }
+
+extension TerminalClientTests {
+    @Test("auto-reply: set validates locally, start runs a 2-message loop to its limit, stop on a stopped loop fails, presets, export and import")
+    func autoReply() async throws {
+        let h = try await KitHarness.start()
+        defer { Task { await h.stop() } }
+        let config = h.tmp.subdirectory("cli")
+        let server = ["--server", h.server.base, "--no-color"]
+        let c = try await h.client.createConversation(CreateConversationRequest(cwd: "app"))
+
+        // Every problem is listed and nothing is sent.
+        let bad = try await Self.cli(["auto-reply", "set", c.id, "--max-messages", "0", "--min-confidence", "2"] + server, config: config)
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("max_messages must be from 1 to 100, got 0"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("min_confidence must be from 0 to 1, got 2"), "\(bad.stderr)")
+        #expect(try await h.client.autoReply(c.id).settings == AutoReplySettings())
+        let badMode = try await Self.cli(["auto-reply", "set", c.id, "--mode", "forever"] + server, config: config)
+        #expect(badMode.status == 1 && badMode.stderr.contains("unknown mode 'forever'"), "\(badMode.stderr)")
+
+        let set = try await Self.cli(
+            ["auto-reply", "set", c.id, "--mode", "message_based", "--max-messages", "2", "--no-stop-on-error", "--prompt", "#script\nsay Round {turn} finished."] + server,
+            config: config
+        )
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(set.stdout.contains("message_based") && set.stdout.contains("2 messages") && set.stdout.contains("Round {turn} finished."), "\(set.stdout)")
+        let saved = try await h.client.autoReply(c.id).settings
+        #expect(saved.mode == .messageBased && saved.maxMessages == 2 && !saved.stopOnError && saved.nextPrompt.text == "#script\nsay Round {turn} finished.")
+
+        let start = try await Self.cli(["auto-reply", "start", c.id] + server, config: config)
+        #expect(start.status == 0, "\(start.stderr)")
+        #expect(start.stdout.contains("auto-reply"), "\(start.stdout)")
+        try await eventually(20, "the loop to stop at its limit") {
+            let show = try await Self.cli(["auto-reply", "show", c.id] + server, config: config)
+            return show.stdout.contains("stopped") && show.stdout.contains("message limit")
+        }
+        let json = try await Self.cli(["auto-reply", "show", c.id, "--json"] + server, config: config)
+        let status = try JSONDecoder().decode(AutoReplyStatus.self, from: Data(json.stdout.utf8))
+        #expect(status.progress.stopReason == .messageLimit && status.progress.messages == 2)
+
+        let stop = try await Self.cli(["auto-reply", "stop", c.id] + server, config: config)
+        #expect(stop.status == 1)
+        #expect(stop.stderr.contains("auto-reply is already stopped"), "\(stop.stderr)")
+
+        let presets = try await Self.cli(["auto-reply", "presets"] + server, config: config)
+        #expect(presets.status == 0 && presets.stdout.contains("overnight") && presets.stdout.contains("hybrid"), "\(presets.stdout)")
+
+        // Export, then import into another conversation.
+        let export = try await Self.cli(["auto-reply", "export", c.id] + server, config: config)
+        #expect(export.status == 0 && export.stdout.contains("\"max_messages\" : 2"), "\(export.stdout)")
+        let file = h.tmp.path + "/loop.json"
+        try export.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+        let other = try await h.client.createConversation(CreateConversationRequest(cwd: "app"))
+        let imported = try await Self.cli(["auto-reply", "import", other.id, file] + server, config: config)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(try await h.client.autoReply(other.id).settings == saved)
+        // A preset with a flag on top, started in one go.
+        let overnight = try await Self.cli(["auto-reply", "set", other.id, "--preset", "overnight", "--max-minutes", "30"] + server, config: config)
+        #expect(overnight.status == 0, "\(overnight.stderr)")
+        let after = try await h.client.autoReply(other.id).settings
+        #expect(after.mode == .hybrid && after.maxMinutes == 30 && after.maxIterations == 100 && after.nextPrompt == saved.nextPrompt)
+    }
+}

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import RalphMobileServer
 import ServiceLifecycle
 import Synchronization
@@ -46,7 +47,11 @@ public final class LiveServer: Sendable {
         configure(&configuration)
         var logger = Logger(label: "test.server")
         logger.logLevel = ProcessInfo.processInfo.environment["TEST_LOG"] == nil ? .critical : .debug
-        let server = try RalphMobileServer(configuration: configuration, logger: logger)
+        // Opening the server opens its SQLite database and key file: blocking work, done off the few threads that
+        // run every test's async code.
+        let ready = configuration
+        let serverLogger = logger
+        let server = try await NIOThreadPool.singleton.runIfActive { try RalphMobileServer(configuration: ready, logger: serverLogger) }
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let app = server.makeApplication { port in continuation.yield(port) }
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))

@@ -132,7 +132,7 @@ extension [ClaudeOutput] {
     }
 }
 
-@Suite("fake-claude, the claude CLI double, driven through AgentProcess", .timeLimit(.minutes(1)))
+@Suite("fake-claude, the claude CLI double, driven through AgentProcess", .serialized, .timeLimit(.minutes(1)))
 struct FakeClaudeTests {
     static func script(_ lines: String...) -> [UInt8] {
         ClaudeInput.user(text: (["#script"] + lines).joined(separator: "\n"))

@@ -6,7 +6,7 @@ import TestSupport
 @testable import RalphMobileKit
 
 /// The auto-reply settings form and live progress against the real server, whose conversations run the `claude` double.
-@Suite("Auto-reply model against the real server")
+@Suite("Auto-reply model against the real server", .serialized)
 @MainActor
 struct AutoReplyModelTests {
     static func openModel(_ h: KitHarness) async throws -> AutoReplyModel {

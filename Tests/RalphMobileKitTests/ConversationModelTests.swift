@@ -6,7 +6,7 @@ import TestSupport
 @testable import RalphMobileKit
 
 /// The chat models against the real server, whose conversations run the `claude` test double.
-@Suite("Conversation models against the real server")
+@Suite("Conversation models against the real server", .serialized)
 @MainActor
 struct ConversationModelTests {
     static func scriptText(_ lines: String...) -> String { (["#script"] + lines).joined(separator: "\n") }

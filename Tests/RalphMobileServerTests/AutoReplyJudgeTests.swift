@@ -76,7 +76,7 @@ final class FakeLLMServer: Sendable {
     }
 }
 
-@Suite("AutoReplyJudge against fake-llm")
+@Suite("AutoReplyJudge against fake-llm", .serialized)
 struct AutoReplyJudgeTests {
     func judge(_ server: FakeLLMServer, keyRef: String? = nil, environment: [String: String] = [:], timeout: Double? = nil) -> AutoReplyJudge {
         AutoReplyJudge(

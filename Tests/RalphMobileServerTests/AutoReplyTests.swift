@@ -5,7 +5,7 @@ import Testing
 @testable import RalphMobileServer
 
 /// The server-side auto-reply loop against the real server, SQLite and the `claude` double.
-@Suite("Auto-reply loops")
+@Suite("Auto-reply loops", .serialized)
 struct AutoReplyTests {
     static func settings(_ json: String) -> String { json }
 

@@ -5,7 +5,7 @@ import Testing
 @testable import RalphMobileServer
 
 /// Conversations end to end: the real server, SQLite, and the `claude` test double speaking stream-json.
-@Suite("Chat with the Claude CLI double")
+@Suite("Chat with the Claude CLI double", .serialized)
 struct ChatTests {
     @Test("a full turn streams its chunks in order, then completes; the reply is stored")
     func fullTurn() async throws {

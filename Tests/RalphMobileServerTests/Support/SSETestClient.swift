@@ -29,6 +29,8 @@ final class SSETestClient: Sendable {
     let status: Int
     let headers: HTTPHeaders
     private let received = Locked<[Item]>([])
+    /// The reader waiting for an item (one at a time), woken when one arrives or its deadline passes.
+    private let waiter = Locked<CheckedContinuation<Void, Never>?>(nil)
     private let task: Task<Void, Never>
     /// Raw bytes received (for byte-exact framing checks).
     let raw = Locked<[UInt8]>([])
@@ -61,18 +63,23 @@ final class SSETestClient: Sendable {
         headers = response.headers
         let received = self.received
         let raw = self.raw
+        let waiter = self.waiter
+        @Sendable func add(_ items: [Item]) {
+            guard !items.isEmpty else { return }
+            received.withLock { $0.append(contentsOf: items) }
+            Self.wake(waiter)
+        }
         task = Task {
             var parser = Parser()
             do {
                 for try await chunk in response.body {
                     let bytes = Array(chunk.readableBytesView)
                     raw.withLock { $0.append(contentsOf: bytes) }
-                    let items = parser.feed(bytes)
-                    received.withLock { $0.append(contentsOf: items) }
+                    add(parser.feed(bytes))
                 }
-                received.withLock { $0.append(.closed) }
+                add([.closed])
             } catch {
-                received.withLock { $0.append(Task.isCancelled ? .closed : .failed("\(error)")) }
+                add([Task.isCancelled ? .closed : .failed("\(error)")])
             }
         }
     }
@@ -82,13 +89,31 @@ final class SSETestClient: Sendable {
     /// Closes the connection from the client side.
     func cancel() { task.cancel() }
 
-    /// The next item, or a failure after `timeout` seconds.
+    static func wake(_ waiter: Locked<CheckedContinuation<Void, Never>?>) {
+        let continuation = waiter.withLock { current -> CheckedContinuation<Void, Never>? in
+            defer { current = nil }
+            return current
+        }
+        continuation?.resume()
+    }
+
+    /// The next item, or a failure after `timeout` seconds. Sleeps until an item arrives (no polling).
     func next(timeout: Double = 5) async throws -> Item {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        let waiter = self.waiter
+        let timer = Task {
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            Self.wake(waiter)
+        }
+        defer { timer.cancel() }
         while true {
             if let item = received.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { return item }
-            if Date() > deadline { throw TestFailure("timed out after \(timeout)s waiting for an SSE item") }
-            try await Task.sleep(for: .milliseconds(2))
+            if ContinuousClock.now >= deadline { throw TestFailure("timed out after \(timeout)s waiting for an SSE item") }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                waiter.withLock { $0 = continuation }
+                // An item may have arrived before the waiter was registered.
+                if received.withLock({ !$0.isEmpty }) || ContinuousClock.now >= deadline { Self.wake(waiter) }
+            }
         }
     }
 

@@ -129,10 +129,11 @@ final class Inbox: @unchecked Sendable {
         }
     }
 
-    /// Interrupts the running turn, if there is one.
+    /// Interrupts the running turn — or, when its user message has arrived but the turn has not begun yet, that turn
+    /// as soon as it begins (the message was sent before the interrupt, so the interrupt is meant for it).
     func interrupt() {
         locked {
-            if turnActive { interrupted = true }
+            if turnActive || !messages.isEmpty { interrupted = true }
             condition.broadcast()
         }
     }
@@ -155,7 +156,7 @@ final class Inbox: @unchecked Sendable {
             while messages.isEmpty && !endOfInput { condition.wait() }
             guard !messages.isEmpty else { return nil }
             turnActive = true
-            interrupted = false
+            // An interrupt that came with this message (before the turn began) stays set: the turn ends at once.
             return messages.removeFirst()
         }
     }

@@ -386,6 +386,7 @@ struct ConversationMachineTests {
         #expect(!error.recoverable)
         #expect(error.message.contains("claude not found on PATH"))
         #expect(m.queuedTurnIDs.isEmpty)
+        #expect(m.lastEnded?.turnID == error.turnId && m.lastEnded?.state == .error, "a loop waiting for the turn hears it ended")
     }
 
     @Test("after a restart: running turns end in an error, pending approvals are cancelled, queued turns start")

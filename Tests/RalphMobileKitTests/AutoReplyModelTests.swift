@@ -10,8 +10,7 @@ import TestSupport
 @MainActor
 struct AutoReplyModelTests {
     static func openModel(_ h: KitHarness) async throws -> AutoReplyModel {
-        let c = try await h.client.createConversation(CreateConversationRequest(cwd: "app"))
-        let model = AutoReplyModel(client: h.client, conversationID: c.id)
+        let model = AutoReplyModel(client: h.client, conversationID: try await h.newConversation())
         model.policy = KitHarness.fastPolicy
         await model.load()
         return model

@@ -13,8 +13,7 @@ struct ConversationModelTests {
 
     /// A new conversation in the harness's `app` directory, loaded into a model that reconnects quickly.
     static func openModel(_ h: KitHarness) async throws -> ConversationModel {
-        let c = try await h.client.createConversation(CreateConversationRequest(cwd: "app"))
-        let model = ConversationModel(client: h.client, conversationID: c.id)
+        let model = ConversationModel(client: h.client, conversationID: try await h.newConversation())
         model.policy = KitHarness.fastPolicy
         await model.load()
         return model

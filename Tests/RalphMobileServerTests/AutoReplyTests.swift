@@ -209,4 +209,16 @@ struct AutoReplyTests {
             }
         }
     }
+
+    @Test("a loop whose agent cannot start stops with an error instead of waiting forever")
+    func agentCannotStart() async throws {
+        let f = try await ChatFixture.start { $0.claudeCommand = "/nonexistent/claude" }
+        defer { Task { await f.stop() } }
+        let c = try await f.create()
+        #expect(try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/start").status == 200)
+        try await eventually(10, "the loop to stop") {
+            let p = try await status(f, c.id).progress
+            return p.state == .stopped && p.stopReason == .error
+        }
+    }
 }

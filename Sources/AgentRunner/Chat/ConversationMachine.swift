@@ -126,7 +126,6 @@ public struct ConversationMachine: Sendable {
 
     // MARK: - Public state
 
-    public var isProcessRunning: Bool { process != .stopped }
     /// No turn running and none queued.
     public var isIdle: Bool { current == nil && queue.isEmpty }
     public var currentTurnID: String? { current?.turn.id }
@@ -243,6 +242,8 @@ public struct ConversationMachine: Sendable {
             turn.endedAt = Timestamp.format(now)
             actions.append(.save(.turn(turn)))
             actions.append(.emit(.error(ChatErrorEvent(turnId: turn.id, message: turn.error ?? reason, recoverable: false))))
+            // An auto-reply loop waiting for this turn must hear that it ended.
+            lastEnded = EndedTurn(turnID: turn.id, prompt: turn.text, reply: "", state: .error, error: turn.error)
         }
         actions += settle(now: now)
         return actions

@@ -159,10 +159,7 @@ final class ConversationWorker: Sendable {
             }
         }
         if !writes.isEmpty {
-            let stored = try await context.store.commit(writes)
-            context.chatHub.publish(
-                conversationID: id, events: stored.map { ($0.seq, SSEFrame.event(id: String($0.seq), name: $0.name, data: $0.data)) }
-            )
+            try await commitAndPublish(writes)
             for approval in approvals { context.eventHub.approvalChanged(approval) }
             if let conversation { context.eventHub.publishConversation(name: ChatEventName.conversationUpdated, value: conversation) }
         }
@@ -181,6 +178,12 @@ final class ConversationWorker: Sendable {
             }
         }
         try await feedAutoReply(actions, &state)
+    }
+
+    /// Stores a step in one transaction, then sends its events (now numbered) to the conversation's streams.
+    private func commitAndPublish(_ writes: [ChatWrite]) async throws {
+        let stored = try await context.store.commit(writes)
+        context.chatHub.publish(conversationID: id, events: stored.map { ($0.seq, SSEFrame.event(id: String($0.seq), name: $0.name, data: $0.data)) })
     }
 
     // MARK: - Auto-reply
@@ -225,12 +228,7 @@ final class ConversationWorker: Sendable {
                 break
             }
         }
-        if !writes.isEmpty {
-            let stored = try await context.store.commit(writes)
-            context.chatHub.publish(
-                conversationID: id, events: stored.map { ($0.seq, SSEFrame.event(id: String($0.seq), name: $0.name, data: $0.data)) }
-            )
-        }
+        if !writes.isEmpty { try await commitAndPublish(writes) }
         for notice in notices { context.eventHub.publishConversation(name: ChatEventName.autoReplyNotice, value: notice) }
         for action in actions {
             switch action {

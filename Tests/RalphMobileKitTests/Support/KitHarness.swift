@@ -63,6 +63,11 @@ struct KitHarness {
         }
     }
 
+    /// A new conversation in the workspace's `app` directory; returns its id.
+    func newConversation() async throws -> String {
+        try await client.createConversation(CreateConversationRequest(cwd: "app")).id
+    }
+
     /// Conversations run the `claude` test double, which keeps its sessions in `home`.
     static func useClaudeDouble(_ configuration: inout ServerConfiguration, home: String) {
         configuration.claudeCommand = Products.fakeClaude

@@ -76,6 +76,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
+            // The web dashboard: plain HTML, CSS and JavaScript modules, no build step.
+            resources: [.copy("Resources/web")],
             swiftSettings: swiftSettings
         ),
         // Client SDK for every client (terminal, iOS, tests): HTTP client, SSE with resume, @Observable models.

@@ -25,6 +25,7 @@ public struct RalphMobileServer: Sendable {
     let hub: EventHub
     let chat: ChatService
     let demo: DemoProcess?
+    let webAssets: WebAssets
     let logger: Logger
 
     public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "ralph-mobile.server")) throws(StartupError) {
@@ -50,7 +51,15 @@ public struct RalphMobileServer: Sendable {
                 """
             )
         }
-        authenticator = Authenticator(keyStore: keyStore, apiKey: configuration.apiKey, loopbackOnly: configuration.isLoopbackOnly)
+        let webSessions = try WebSessionStore(path: configuration.webSessionsFile)
+        authenticator = Authenticator(
+            keyStore: keyStore, apiKey: configuration.apiKey, loopbackOnly: configuration.isLoopbackOnly, webSessions: webSessions
+        )
+        do {
+            webAssets = try WebAssets(directory: configuration.webRoot)
+        } catch {
+            throw StartupError(error.description)
+        }
         if configuration.demo {
             do {
                 try DemoLoop.prepareWorkspace(configuration.demoWorkspace)
@@ -131,6 +140,8 @@ public struct RalphMobileServer: Sendable {
         KeyRoutes(keyStore: keyStore).register(on: router)
         ConversationRoutes(chat: chat).register(on: router)
         AutoReplyRoutes(chat: chat).register(on: router)
+        WebLoginRoutes(authenticator: authenticator, keyStore: keyStore).register(on: router)
+        WebRoutes(assets: webAssets).register(on: router)
         routeTable.record(router.routes.map { ($0.path, $0.method.rawValue) })
 
         let logger = self.logger

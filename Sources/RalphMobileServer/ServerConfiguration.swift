@@ -47,6 +47,8 @@ public struct ServerConfiguration: Sendable {
     public var chatIdleStop: Double = 600
     /// Seconds an interrupted turn may take to end before its process is stopped.
     public var chatInterruptGrace: Double = 10
+    /// Serve the web dashboard from this directory instead of the copy built into the server (to edit it live).
+    public var webRoot: String?
 
     public init(dataDirectory: String) {
         self.dataDirectory = dataDirectory
@@ -79,6 +81,8 @@ public struct ServerConfiguration: Sendable {
     public var keysFile: String { dataDirectory + "/keys.json" }
     /// The SQLite database of conversations.
     public var chatDatabase: String { dataDirectory + "/chat.sqlite" }
+    /// Browser logins of the web dashboard.
+    public var webSessionsFile: String { dataDirectory + "/web-sessions.json" }
 
     /// Whether the bind address only accepts local connections.
     public var isLoopbackOnly: Bool { Self.isLoopback(host) }

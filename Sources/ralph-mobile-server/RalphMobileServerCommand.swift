@@ -83,6 +83,12 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("chat-idle-stop"), help: ArgumentHelp("Seconds an idle agent process is kept before it is stopped (resumed on the next message).", valueName: "seconds"))
     var chatIdleStop: Double = 600
 
+    @Option(
+        name: .customLong("web-root"),
+        help: ArgumentHelp("Serve the web dashboard from this directory instead of the built-in copy (to edit it live).", valueName: "dir")
+    )
+    var webRoot: String?
+
     @Option(name: .customLong("start-timeout"), help: .hidden)
     var startTimeout: Double = 5
 
@@ -136,6 +142,7 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
         configuration.chatStallAfter = chatStallAfter
         configuration.chatIdleStop = chatIdleStop
         configuration.startTimeout = startTimeout
+        configuration.webRoot = webRoot
         let server: RalphMobileServer
         do {
             server = try RalphMobileServer(configuration: configuration)

@@ -151,10 +151,11 @@ struct AuthTests {
     func authenticatorDecisions() throws {
         let tmp = TemporaryDirectory()
         let store = try KeyStore(path: tmp.path + "/keys.json")
-        let trusted = Authenticator(keyStore: store, apiKey: nil, loopbackOnly: true)
+        let sessions = try WebSessionStore(path: tmp.path + "/web-sessions.json")
+        let trusted = Authenticator(keyStore: store, apiKey: nil, loopbackOnly: true, webSessions: sessions)
         #expect(!trusted.authRequired)
         #expect(trusted.identify(nil) == CallerIdentity(role: .admin, keyID: nil))
-        let open = Authenticator(keyStore: store, apiKey: "cli-key", loopbackOnly: false)
+        let open = Authenticator(keyStore: store, apiKey: "cli-key", loopbackOnly: false, webSessions: sessions)
         #expect(open.authRequired)
         #expect(open.identify(nil) == nil)
         #expect(open.identify("") == nil)

@@ -11,17 +11,38 @@ import Synchronization
 ///
 /// - A server bound only to loopback with no key configured trusts every caller as admin (local development).
 /// - Otherwise a key is required: `X-Api-Key`, `Authorization: Bearer`, or `?token=` on the SSE routes (browsers'
-///   EventSource cannot set headers). Keys come from the keys file (with roles) and `--api-key` (admin).
+///   EventSource cannot set headers), or the web dashboard's session cookie. Keys come from the keys file (with
+///   roles) and `--api-key` (admin).
 public final class Authenticator: Sendable {
     let keyStore: KeyStore
     let apiKeyDigest: [UInt8]?
     let loopbackOnly: Bool
+    let webSessions: WebSessionStore
     let throttle = FailureThrottle()
 
-    public init(keyStore: KeyStore, apiKey: String?, loopbackOnly: Bool) {
+    public init(keyStore: KeyStore, apiKey: String?, loopbackOnly: Bool, webSessions: WebSessionStore) {
         self.keyStore = keyStore
         self.apiKeyDigest = apiKey.map { Array(SHA256.hash(data: Data($0.utf8))) }
         self.loopbackOnly = loopbackOnly
+        self.webSessions = webSessions
+    }
+
+    /// A digest of `--api-key` that web sessions opened with it remember, so changing the key ends them.
+    var apiKeyFingerprint: String? {
+        apiKeyDigest.map { SHA256.hash(data: Data($0)).prefix(8).map { String(format: "%02x", $0) }.joined() }
+    }
+
+    /// The identity of a web session's cookie token: the current role of the key that logged in, nil when the session
+    /// ended, expired, or its key was revoked.
+    func identify(webSession token: String) -> CallerIdentity? {
+        guard authRequired else { return CallerIdentity(role: .admin, keyID: nil) }
+        guard let session = webSessions.session(for: token) else { return nil }
+        if session.keyID == "cli" {
+            guard let fingerprint = apiKeyFingerprint, session.keyFingerprint == fingerprint else { return nil }
+            return CallerIdentity(role: .admin, keyID: "cli")
+        }
+        guard let key = keyStore.keys.first(where: { $0.id == session.keyID }) else { return nil }
+        return CallerIdentity(role: key.role, keyID: key.id)
     }
 
     /// Whether callers must present a key.
@@ -90,17 +111,33 @@ final class FailureThrottle: Sendable {
     }
 }
 
-/// Authenticates every `/api/` request except `/api/health`; the identity goes into the context for role checks.
+/// Authenticates every `/api/` request except `/api/health` and the web login/logout; the identity goes into the
+/// context for role checks.
 struct AuthMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let authenticator: Authenticator
 
+    static let open: Set<String> = ["/api/health", "/api/login", "/api/logout"]
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
-        guard path.hasPrefix("/api/"), path != "/api/health" else { return try await next(request, context) }
+        guard path.hasPrefix("/api/"), !Self.open.contains(path) else { return try await next(request, context) }
         var context = context
         let address = context.remoteAddress?.ipAddress ?? "unknown"
-        if let identity = authenticator.identify(Authenticator.presentedKey(request)) {
+        let identity: CallerIdentity?
+        if let key = Authenticator.presentedKey(request) {
+            identity = authenticator.identify(key)
+        } else if authenticator.authRequired, let token = request.cookies[WebSessionStore.cookieName]?.value, !token.isEmpty {
+            // A cookie rides along with any request the browser makes; SameSite=Strict keeps other sites' requests
+            // from carrying it, and a changing request must also come from this origin.
+            if request.method != .get && request.method != .head && !Self.isSameOrigin(request) {
+                throw APIError.forbiddenAction("cross-origin request")
+            }
+            identity = authenticator.identify(webSession: token)
+        } else {
+            identity = authenticator.identify(nil)
+        }
+        if let identity {
             authenticator.throttle.success(from: address)
             context.identity = identity
             return try await next(request, context)
@@ -111,5 +148,15 @@ struct AuthMiddleware: RouterMiddleware {
             try await Task.sleep(for: delay)
         }
         throw APIError.unauthorized
+    }
+
+    /// True when the request has no `Origin` (not a cross-site browser request) or its origin's host is the `Host`.
+    static func isSameOrigin(_ request: Request) -> Bool {
+        guard let origin = request.headers[.origin] else { return true }
+        // HTTP/1's Host header arrives as the request's authority.
+        guard let host = request.head.authority else { return false }
+        guard let components = URLComponents(string: origin), let originHost = components.host else { return false }
+        let originAuthority = components.port.map { "\(originHost):\($0)" } ?? originHost
+        return originAuthority.lowercased() == host.lowercased()
     }
 }

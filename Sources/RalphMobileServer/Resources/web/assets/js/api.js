@@ -1,0 +1,198 @@
+// The server's HTTP API and SSE streams, for every screen.
+//
+// Requests go to the same origin; the login cookie (HttpOnly, SameSite=Strict) rides along, so no key is ever held by
+// the page. Errors come back as ApiError with the contract's prefix (`session_not_found`, `forbidden`, …) and the
+// server's own sentence, which screens show as is.
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+    const colon = message.indexOf(':');
+    this.code = colon > 0 ? message.slice(0, colon).trim() : message.trim();
+  }
+}
+
+async function request(method, path, body) {
+  const init = { method, credentials: 'same-origin', headers: { Accept: 'application/json' } };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (error) {
+    throw new ApiError(0, 'unreachable: cannot reach the server (' + (error.message || 'network error') + ')');
+  }
+  const text = await response.text();
+  let data = null;
+  if (text) {
+    try { data = JSON.parse(text); } catch { data = text; }
+  }
+  if (!response.ok) {
+    const message = data && typeof data === 'object' && data.error ? data.error : `${response.status} ${response.statusText || 'error'}`;
+    if (response.status === 401 && path !== '/api/login') window.dispatchEvent(new CustomEvent('ralph:unauthorized'));
+    throw new ApiError(response.status, message);
+  }
+  return data;
+}
+
+export const api = {
+  get: (path) => request('GET', path),
+  post: (path, body) => request('POST', path, body),
+  put: (path, body) => request('PUT', path, body),
+  patch: (path, body) => request('PATCH', path, body),
+  del: (path) => request('DELETE', path),
+};
+
+/// Encodes one path segment (ids, library paths keep their slashes through `encodePath`).
+export const seg = (value) => encodeURIComponent(String(value));
+export const encodePath = (value) => String(value).split('/').map(encodeURIComponent).join('/');
+
+/// Opens an SSE stream with EventSource.
+///
+/// - `events`: `{name: (data, id) => …}`; `data` is parsed JSON (or the raw text when it is not JSON).
+/// - Resume: the browser sends `Last-Event-ID` itself when it reconnects. When EventSource gives up (a non-200
+///   answer, e.g. while the server restarts), we reconnect ourselves with `?after=<last id>` and back off 1 s … 30 s.
+/// - `dedupe` (default on): streams whose ids only grow (a run's line numbers, a conversation's sequence) drop any
+///   frame whose id is not above the last one seen, so a reconnect never shows an event twice.
+/// - `end`: the server says the stream is over; the stream closes and does not reconnect.
+/// - `onState(state, info)`: `connecting`, `live`, `reconnecting`, `ended`, `closed`; `info` has `attempts`
+///   (reconnects so far), `received` (events delivered) and `lastId`.
+export function openStream(url, { events = {}, onState = () => {}, onEnd = () => {}, dedupe = true } = {}) {
+  let source = null;
+  let lastId = null;
+  let attempts = 0;
+  let received = 0;
+  let closed = false;
+  let state = 'connecting';
+  let timer = null;
+  let backoff = 1000;
+
+  const info = () => ({ attempts, received, lastId });
+  const setState = (next) => {
+    state = next;
+    onState(next, info());
+  };
+
+  function urlWithResume() {
+    if (lastId === null || !dedupe || typeof lastId !== 'number') return url;
+    const u = new URL(url, location.href);
+    u.searchParams.delete('history');
+    u.searchParams.set('after', String(lastId));
+    return u.pathname + u.search;
+  }
+
+  function deliver(name, event) {
+    const id = event.lastEventId;
+    if (id !== undefined && id !== '') {
+      const numeric = Number(id);
+      if (dedupe && Number.isFinite(numeric) && lastId !== null && numeric <= lastId) return;
+      lastId = Number.isFinite(numeric) ? numeric : id;
+    }
+    let data = event.data;
+    try { data = JSON.parse(event.data); } catch { /* keep the text */ }
+    received += 1;
+    const handler = events[name];
+    if (handler) handler(data, id);
+  }
+
+  function connect() {
+    if (closed) return;
+    source = new EventSource(urlWithResume(), { withCredentials: true });
+    source.onopen = () => {
+      backoff = 1000;
+      setState('live');
+    };
+    source.onerror = () => {
+      if (closed) return;
+      attempts += 1;
+      if (source.readyState === EventSource.CLOSED) {
+        // EventSource gave up for good (e.g. a 404 or 503 during a restart): try again ourselves, later.
+        source.close();
+        setState('reconnecting');
+        timer = setTimeout(connect, backoff + Math.random() * 250);
+        backoff = Math.min(backoff * 2, 30000);
+      } else {
+        setState('reconnecting');
+      }
+    };
+    for (const name of Object.keys(events)) {
+      source.addEventListener(name, (event) => deliver(name, event));
+    }
+    source.addEventListener('end', (event) => {
+      let data = event.data;
+      try { data = JSON.parse(event.data); } catch { /* text */ }
+      closed = true;
+      source.close();
+      setState('ended');
+      onEnd(data);
+    });
+  }
+
+  setState('connecting');
+  connect();
+  return {
+    close() {
+      if (closed && state === 'ended') return;
+      closed = true;
+      clearTimeout(timer);
+      if (source) source.close();
+      setState('closed');
+    },
+    get state() { return state; },
+    get lastId() { return lastId; },
+    get attempts() { return attempts; },
+    get received() { return received; },
+  };
+}
+
+/// The server-wide stream `GET /api/events`, shared by every screen: sessions, conversations and approvals notices.
+/// Screens subscribe with `globalEvents.on(name, fn)` (returns an unsubscribe function).
+class GlobalEvents {
+  constructor() {
+    this.listeners = new Map();
+    this.stream = null;
+    this.state = 'idle';
+  }
+
+  names() {
+    return ['session.added', 'session.updated', 'session.removed', 'ready', 'approval.pending', 'approval.resolved',
+      'conversation.updated', 'conversation.removed'];
+  }
+
+  start() {
+    if (this.stream) return;
+    const events = {};
+    for (const name of this.names()) events[name] = (data, id) => this.emit(name, data, id);
+    // Its ids belong to one server process: after a restart the server sends a full snapshot again, so no dedupe.
+    this.stream = openStream('/api/events', {
+      events,
+      dedupe: false,
+      onState: (state, info) => {
+        this.state = state;
+        this.emit('state', { state, ...info });
+      },
+    });
+  }
+
+  stop() {
+    if (this.stream) this.stream.close();
+    this.stream = null;
+  }
+
+  on(name, fn) {
+    if (!this.listeners.has(name)) this.listeners.set(name, new Set());
+    this.listeners.get(name).add(fn);
+    return () => this.listeners.get(name).delete(fn);
+  }
+
+  emit(name, data, id) {
+    for (const fn of this.listeners.get(name) || []) {
+      try { fn(data, id); } catch (error) { console.error(error); }
+    }
+  }
+}
+
+export const globalEvents = new GlobalEvents();

@@ -1,0 +1,238 @@
+// The dashboard's shell: who the user is (login when the server asks for a key), hash routing between screens, the
+// tab bar, the live-connection indicator and the pending-approvals badge.
+//
+// Each screen is a module in ./screens/ exporting `mount(view, params, app)`; it may return a cleanup function, which
+// runs when the user leaves the screen (streams closed, timers cleared).
+
+import { api, ApiError, globalEvents } from './api.js';
+import { h, render, showError, toast } from './ui.js';
+
+const ROLES = { viewer: 1, operator: 2, admin: 3 };
+
+const routes = [
+  { pattern: /^\/sessions\/?$/, screen: 'sessions', tab: 'sessions', title: 'Sessions' },
+  { pattern: /^\/sessions\/([^/]+)$/, screen: 'session', tab: 'sessions', title: 'Session', back: '#/sessions' },
+  { pattern: /^\/new\/?$/, screen: 'create', tab: 'sessions', title: 'New run', back: '#/sessions' },
+  { pattern: /^\/library(?:\/([a-z]+))?\/?$/, screen: 'library', tab: 'library', title: 'Library' },
+  { pattern: /^\/chats\/?$/, screen: 'chats', tab: 'chats', title: 'Conversations' },
+  { pattern: /^\/chats\/([^/]+)$/, screen: 'chat', tab: 'chats', title: 'Chat', back: '#/chats' },
+  { pattern: /^\/approvals\/?$/, screen: 'approvals', tab: 'approvals', title: 'Approvals' },
+  { pattern: /^\/settings\/?$/, screen: 'settings', tab: 'settings', title: 'Settings' },
+];
+
+const view = document.getElementById('view');
+const title = document.getElementById('screen-title');
+const backButton = document.getElementById('back-btn');
+const tabbar = document.getElementById('tabbar');
+const conn = document.getElementById('conn');
+const approvalsBadge = document.getElementById('approvals-badge');
+
+export const app = {
+  whoami: null,
+  health: null,
+  pendingApprovals: new Map(),
+  get role() { return this.whoami ? this.whoami.role : 'viewer'; },
+  /// True when the user's role includes `role` (admin ⊃ operator ⊃ viewer).
+  can(role) { return (ROLES[this.role] || 0) >= (ROLES[role] || 99); },
+  setTitle(text) {
+    title.textContent = text;
+    document.title = text + ' · Ralph Mobile';
+  },
+  setBack(hash) {
+    backButton.hidden = !hash;
+    backButton.dataset.target = hash || '';
+  },
+  navigate(hash) {
+    if (location.hash === hash) route();
+    else location.hash = hash;
+  },
+  async logout() {
+    try {
+      await api.post('/api/logout');
+    } catch (error) {
+      showError(error, 'Logout');
+    }
+    globalEvents.stop();
+    this.whoami = null;
+    showLogin('You are logged out.');
+  },
+};
+
+let cleanup = null;
+let routing = 0;
+
+async function route() {
+  const token = ++routing;
+  if (!app.whoami) return;
+  const path = (location.hash || '').replace(/^#/, '') || '/sessions';
+  const match = routes.map((r) => ({ r, m: path.match(r.pattern) })).find((x) => x.m);
+  if (cleanup) {
+    try { cleanup(); } catch (error) { console.error(error); }
+    cleanup = null;
+  }
+  for (const link of tabbar.querySelectorAll('a')) {
+    if (match && link.dataset.tab === match.r.tab) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+  if (!match) {
+    app.setTitle('Not found');
+    app.setBack('#/sessions');
+    render(view, h('div', { class: 'empty' }, h('p', {}, 'There is no page at ' + path + '.'), h('a', { href: '#/sessions', class: 'btn' }, 'Go to sessions')));
+    return;
+  }
+  app.setTitle(match.r.title);
+  app.setBack(match.r.back || null);
+  render(view, h('p', { class: 'loading', role: 'status' }, 'Loading…'));
+  let module;
+  try {
+    module = await import('./screens/' + match.r.screen + '.js');
+  } catch (error) {
+    render(view, h('div', { class: 'banner error', role: 'alert' }, 'This screen could not be loaded: ' + error.message));
+    return;
+  }
+  if (token !== routing) return;
+  view.replaceChildren();
+  try {
+    const params = match.m.slice(1).map((p) => (p === undefined ? undefined : decodeURIComponent(p)));
+    const result = await module.mount(view, params, app);
+    if (token !== routing) {
+      if (typeof result === 'function') result();
+      return;
+    }
+    cleanup = typeof result === 'function' ? result : null;
+  } catch (error) {
+    render(view, h('div', { class: 'banner error', role: 'alert' }, error instanceof ApiError ? error.message : 'Something went wrong: ' + error.message));
+  }
+  title.focus({ preventScroll: true });
+}
+
+function showLogin(message) {
+  if (cleanup) {
+    try { cleanup(); } catch { /* leaving anyway */ }
+    cleanup = null;
+  }
+  tabbar.hidden = true;
+  app.setBack(null);
+  app.setTitle('Log in');
+  const keyInput = h('input', { type: 'password', id: 'login-key', name: 'key', autocomplete: 'current-password', required: true,
+    placeholder: 'rmk_…', 'aria-describedby': 'login-hint' });
+  const error = h('p', { class: 'field-error', role: 'alert', id: 'login-error', hidden: !message || message.startsWith('You are') });
+  const submit = h('button', { type: 'submit', class: 'btn primary block' }, 'Log in');
+  const form = h('form', { class: 'card login', 'aria-labelledby': 'login-heading' },
+    h('img', { class: 'logo', src: '/assets/icons/icon.svg', alt: '' }),
+    h('h2', { id: 'login-heading' }, 'Ralph Mobile'),
+    message && message.startsWith('You are') ? h('p', { class: 'banner info', role: 'status' }, message) : null,
+    h('div', { class: 'field' },
+      h('label', { for: 'login-key' }, 'API key'),
+      keyInput,
+      h('div', { class: 'hint', id: 'login-hint' }, 'Create one on the server with: ralph-mobile-server keys create --role operator --name phone')),
+    error,
+    submit);
+  if (message && !message.startsWith('You are')) error.textContent = message;
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const key = keyInput.value.trim();
+    if (!key) {
+      error.textContent = 'Enter the API key.';
+      error.hidden = false;
+      keyInput.setAttribute('aria-invalid', 'true');
+      keyInput.focus();
+      return;
+    }
+    submit.disabled = true;
+    submit.textContent = 'Logging in…';
+    try {
+      app.whoami = await api.post('/api/login', { key });
+      keyInput.value = '';
+      await enter();
+    } catch (failure) {
+      error.textContent = failure.status === 401 ? 'That key is not valid on this server.' : failure.message;
+      error.hidden = false;
+      keyInput.setAttribute('aria-invalid', 'true');
+      keyInput.focus();
+    } finally {
+      submit.disabled = false;
+      submit.textContent = 'Log in';
+    }
+  });
+  render(view, form);
+  keyInput.focus();
+}
+
+async function enter() {
+  tabbar.hidden = false;
+  document.body.dataset.role = app.role;
+  globalEvents.start();
+  await route();
+}
+
+function setConnection({ state, attempts }) {
+  conn.dataset.state = state;
+  const text = { live: 'live', connecting: 'connecting', reconnecting: 'reconnecting', ended: 'ended', closed: 'offline' }[state] || state;
+  conn.querySelector('.conn-text').textContent = text;
+  conn.title = 'Live updates: ' + text + (attempts ? ' (' + attempts + ' reconnects)' : '');
+}
+
+function updateApprovalsBadge() {
+  const count = app.pendingApprovals.size;
+  approvalsBadge.hidden = count === 0;
+  approvalsBadge.textContent = String(count);
+  approvalsBadge.setAttribute('aria-label', count + ' pending approvals');
+}
+
+function applyTheme() {
+  const theme = localStorage.getItem('ralph.theme') || 'cyberpunk';
+  document.documentElement.dataset.theme = theme;
+  const meta = document.querySelector('meta[name="theme-color"]');
+  if (meta) meta.content = getComputedStyle(document.documentElement).getPropertyValue('--bg').trim() || '#0a0e27';
+}
+export function setTheme(theme) {
+  localStorage.setItem('ralph.theme', theme);
+  applyTheme();
+}
+
+async function boot() {
+  applyTheme();
+  globalEvents.on('state', setConnection);
+  globalEvents.on('approval.pending', (approval) => {
+    if (approval && approval.id) app.pendingApprovals.set(approval.id, approval);
+    updateApprovalsBadge();
+  });
+  globalEvents.on('approval.resolved', (approval) => {
+    if (approval && approval.id) app.pendingApprovals.delete(approval.id);
+    updateApprovalsBadge();
+  });
+  window.addEventListener('hashchange', route);
+  window.addEventListener('ralph:unauthorized', () => {
+    if (!app.whoami) return;
+    globalEvents.stop();
+    app.whoami = null;
+    showLogin('Your login has ended (the key was revoked or the login expired). Log in again.');
+  });
+  backButton.addEventListener('click', () => {
+    const target = backButton.dataset.target;
+    if (target) app.navigate(target);
+  });
+  try {
+    app.health = await api.get('/api/health');
+  } catch (error) {
+    render(view, h('div', { class: 'banner error', role: 'alert' }, 'Cannot reach the server: ' + error.message));
+    return;
+  }
+  try {
+    app.whoami = await api.get('/api/whoami');
+  } catch (error) {
+    if (error.status === 401) {
+      showLogin();
+      return;
+    }
+    render(view, h('div', { class: 'banner error', role: 'alert' }, error.message));
+    return;
+  }
+  await enter();
+}
+
+boot().catch((error) => {
+  console.error(error);
+  toast('The dashboard failed to start: ' + error.message, 'error', 10000);
+});

@@ -1,0 +1,247 @@
+// Small DOM helpers shared by every screen. Text always goes in as text (never parsed as HTML).
+
+/// Creates an element: `h('button', {class: 'btn', onclick: fn, 'aria-label': 'Pause'}, 'Pause')`.
+/// Attributes starting with `on` become listeners; `dataset`/`style` take objects; `false`/`null` attributes are
+/// left out; children may be strings, numbers, nodes, arrays or null.
+export function h(tag, attributes = {}, ...children) {
+  const element = document.createElementNS(
+    tag === 'svg' || tag === 'path' || tag === 'polyline' || tag === 'circle' || tag === 'line' ? 'http://www.w3.org/2000/svg' : 'http://www.w3.org/1999/xhtml',
+    tag,
+  );
+  for (const [key, value] of Object.entries(attributes || {})) {
+    if (value === false || value === null || value === undefined) continue;
+    if (key.startsWith('on') && typeof value === 'function') {
+      element.addEventListener(key.slice(2).toLowerCase(), value);
+    } else if (key === 'dataset') {
+      Object.assign(element.dataset, value);
+    } else if (key === 'style' && typeof value === 'object') {
+      Object.assign(element.style, value);
+    } else if (key === 'value' && 'value' in element) {
+      element.value = value;
+    } else if (key === 'checked' || key === 'selected' || key === 'disabled') {
+      element[key] = Boolean(value);
+      if (value) element.setAttribute(key, '');
+    } else {
+      element.setAttribute(key === 'className' ? 'class' : key, value === true ? '' : String(value));
+    }
+  }
+  append(element, children);
+  return element;
+}
+
+function append(parent, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(parent, child);
+    else parent.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/// Replaces the children of `element`.
+export function render(element, ...children) {
+  element.replaceChildren();
+  append(element, children);
+  return element;
+}
+
+export function toast(message, kind = 'info', ms = 4000) {
+  const box = document.getElementById('toasts');
+  const node = h('div', { class: 'toast ' + kind, role: kind === 'error' ? 'alert' : 'status' }, message);
+  box.append(node);
+  setTimeout(() => node.remove(), ms);
+  return node;
+}
+
+/// Shows an error from the API (or anything thrown) as a toast; returns the message.
+export function showError(error, prefix = '') {
+  const message = (prefix ? prefix + ': ' : '') + (error && error.message ? error.message : String(error));
+  toast(message, 'error', 7000);
+  return message;
+}
+
+/// A modal bottom sheet. `build(close)` returns its body. Focus moves into the sheet, is kept inside it, and returns
+/// to where it was on close; Escape and the backdrop close it. Returns `{close, element}`.
+export function openSheet({ title, label, build, onClose = () => {} }) {
+  const previous = document.activeElement;
+  const titleId = 'sheet-title-' + Math.random().toString(36).slice(2, 8);
+  let closed = false;
+  const close = (result) => {
+    if (closed) return;
+    closed = true;
+    backdrop.remove();
+    document.removeEventListener('keydown', onKey, true);
+    if (previous && previous.focus) previous.focus();
+    onClose(result);
+  };
+  const sheet = h('div', { class: 'sheet', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': titleId, 'aria-label': label || null },
+    h('div', { class: 'sheet-head' },
+      h('h2', { id: titleId }, title),
+      h('button', { type: 'button', class: 'icon-btn', 'aria-label': 'Close', onclick: () => close(null) }, '\u2715')),
+  );
+  const backdrop = h('div', { class: 'sheet-backdrop', onclick: (event) => { if (event.target === backdrop) close(null); } }, sheet);
+  sheet.append(build(close));
+  function onKey(event) {
+    if (event.key === 'Escape') { event.preventDefault(); close(null); }
+    if (event.key === 'Tab') {
+      const focusable = [...sheet.querySelectorAll('button, [href], input, select, textarea, [tabindex]:not([tabindex="-1"])')]
+        .filter((el) => !el.disabled && el.offsetParent !== null);
+      if (!focusable.length) return;
+      const first = focusable[0];
+      const last = focusable[focusable.length - 1];
+      if (event.shiftKey && document.activeElement === first) { event.preventDefault(); last.focus(); }
+      else if (!event.shiftKey && document.activeElement === last) { event.preventDefault(); first.focus(); }
+    }
+  }
+  document.addEventListener('keydown', onKey, true);
+  document.body.append(backdrop);
+  const firstField = sheet.querySelector('textarea, input, select') || sheet.querySelector('.sheet-head + * button, button.primary, button.danger');
+  (firstField || sheet.querySelector('button')).focus();
+  return { close, element: sheet };
+}
+
+/// Asks to confirm; resolves true or false. `danger` makes the confirm button red.
+export function confirmDialog({ title, message, confirm = 'Confirm', danger = false }) {
+  return new Promise((resolve) => {
+    openSheet({
+      title,
+      onClose: (result) => resolve(result === true),
+      build: (close) => h('div', {},
+        h('p', {}, message),
+        h('div', { class: 'btn-row' },
+          h('button', { type: 'button', class: 'btn ghost', onclick: () => close(false) }, 'Cancel'),
+          h('button', { type: 'button', class: 'btn ' + (danger ? 'danger' : 'primary'), 'data-test': 'confirm', onclick: () => close(true) }, confirm))),
+    });
+  });
+}
+
+export const id8 = (id) => String(id || '').slice(0, 8);
+
+/// Hat name → CSS class for its color (planner cyan, fixer pink, builder purple, reviewer green, architect gold).
+export function hatClass(hat) {
+  const name = String(hat || '').toLowerCase();
+  for (const known of ['planner', 'fixer', 'builder', 'reviewer', 'architect']) {
+    if (name.includes(known)) return 'hat-' + known;
+  }
+  return 'hat-other';
+}
+
+export function hatBadge(hat, color) {
+  const element = h('span', { class: 'hat ' + hatClass(hat) }, hat || '—');
+  if (color && /^#[0-9a-fA-F]{3,8}$/.test(color)) element.style.setProperty('--hat-color', color);
+  return element;
+}
+
+export function badge(text, kind = text) {
+  return h('span', { class: 'badge ' + String(kind || '').toLowerCase() }, text);
+}
+
+export function parseTime(ts) {
+  if (!ts) return null;
+  const date = new Date(ts);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/// "12s ago", "5m ago", "3h ago", "2d ago".
+export function relTime(ts, now = Date.now()) {
+  const date = parseTime(ts);
+  if (!date) return '—';
+  const secs = Math.max(0, Math.round((now - date.getTime()) / 1000));
+  if (secs < 60) return secs + 's ago';
+  if (secs < 3600) return Math.floor(secs / 60) + 'm ago';
+  if (secs < 86400) return Math.floor(secs / 3600) + 'h ago';
+  return Math.floor(secs / 86400) + 'd ago';
+}
+
+export function clockTime(ts) {
+  const date = parseTime(ts);
+  return date ? date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' }) : '—';
+}
+
+export function dateTime(ts) {
+  const date = parseTime(ts);
+  return date ? date.toLocaleString([], { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }) : '—';
+}
+
+export function duration(secs) {
+  if (secs === null || secs === undefined || Number.isNaN(Number(secs))) return '—';
+  const s = Math.round(Number(secs));
+  if (s < 60) return s + 's';
+  if (s < 3600) return Math.floor(s / 60) + 'm ' + (s % 60) + 's';
+  return Math.floor(s / 3600) + 'h ' + Math.floor((s % 3600) / 60) + 'm';
+}
+
+export function number(value) {
+  if (value === null || value === undefined) return '—';
+  return Number(value).toLocaleString();
+}
+
+/// An SVG sparkline of `values` (numbers), labelled for screen readers.
+export function sparkline(values, label) {
+  const points = values.map(Number).filter((v) => Number.isFinite(v));
+  const svg = h('svg', { class: 'sparkline', viewBox: '0 0 100 30', preserveAspectRatio: 'none', role: 'img', 'aria-label': label });
+  if (points.length < 2) return svg;
+  const max = Math.max(...points);
+  const min = Math.min(...points);
+  const span = max - min || 1;
+  const coords = points.map((v, i) => [(i / (points.length - 1)) * 100, 28 - ((v - min) / span) * 26]);
+  const line = coords.map(([x, y], i) => (i ? 'L' : 'M') + x.toFixed(2) + ' ' + y.toFixed(2)).join(' ');
+  svg.append(h('path', { class: 'area', d: line + ' L100 30 L0 30 Z' }), h('path', { class: 'line', d: line }));
+  return svg;
+}
+
+export async function copyText(text, what = 'Copied') {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast(what + ' to the clipboard');
+  } catch {
+    // Clipboard access needs a secure context (HTTPS or localhost): fall back to a selected text area.
+    const area = h('textarea', { class: 'sr-only', 'aria-hidden': 'true' });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    const ok = document.execCommand && document.execCommand('copy');
+    area.remove();
+    toast(ok ? what + ' to the clipboard' : 'Copy failed: select the text and copy it by hand', ok ? 'info' : 'error');
+  }
+}
+
+/// Offers `text` as a file download.
+export function download(filename, text, type = 'application/json') {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = h('a', { href: url, download: filename });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/// A labelled form field; `control` is an input/select/textarea (its id is set when missing).
+export function field(labelText, control, hint) {
+  if (!control.id) control.id = 'f-' + Math.random().toString(36).slice(2, 9);
+  const error = h('div', { class: 'field-error', role: 'alert', hidden: true, id: control.id + '-error' });
+  const node = h('div', { class: 'field' }, h('label', { for: control.id }, labelText), control,
+    hint ? h('div', { class: 'hint', id: control.id + '-hint' }, hint) : null, error);
+  if (hint) control.setAttribute('aria-describedby', control.id + '-hint');
+  node.setError = (message) => {
+    error.textContent = message || '';
+    error.hidden = !message;
+    control.setAttribute('aria-invalid', message ? 'true' : 'false');
+  };
+  return node;
+}
+
+/// Runs `action` with `button` disabled and showing `busyText`; errors become toasts. Returns the action's result.
+export async function busy(button, busyText, action) {
+  const original = button.textContent;
+  button.disabled = true;
+  if (busyText) button.textContent = busyText;
+  try {
+    return await action();
+  } catch (error) {
+    showError(error);
+    return undefined;
+  } finally {
+    button.disabled = false;
+    button.textContent = original;
+  }
+}

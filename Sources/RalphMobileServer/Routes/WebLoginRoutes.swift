@@ -1,0 +1,82 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOPosix
+import RalphAPI
+
+/// The web dashboard's login: `POST /api/login {key}` sets an `HttpOnly`, `SameSite=Strict` session cookie,
+/// `POST /api/logout` ends it, `GET /api/whoami` says who the caller is (and so which controls to show).
+struct WebLoginRoutes {
+    let authenticator: Authenticator
+    let keyStore: KeyStore
+
+    func register(on router: Router<AppRequestContext>) {
+        router.post("/api/login") { request, context in
+            let body = try await request.decode(as: LoginRequest.self, context: context)
+            guard authenticator.authRequired else {
+                return JSONResponse.make(WhoAmI(role: .admin, keyID: nil, authRequired: false, via: "trusted"))
+            }
+            guard AuthMiddleware.isSameOrigin(request) else { throw APIError.forbiddenAction("cross-origin request") }
+            let address = context.remoteAddress?.ipAddress ?? "unknown"
+            guard body.key.utf8.count <= 512, let identity = authenticator.identify(body.key) else {
+                let delay = authenticator.throttle.failure(from: address)
+                if delay > .zero { try await Task.sleep(for: delay) }
+                throw APIError.other(.unauthorized, .unauthorized, "that key is not valid on this server")
+            }
+            authenticator.throttle.success(from: address)
+            let keyID = identity.keyID ?? "cli"
+            let fingerprint = keyID == "cli" ? authenticator.apiKeyFingerprint : nil
+            let sessions = authenticator.webSessions
+            let token = try await NIOThreadPool.singleton.runIfActive { () throws -> String in
+                do {
+                    return try sessions.create(keyID: keyID, keyFingerprint: fingerprint)
+                } catch {
+                    throw APIError.internalError("could not save the login: \(error)")
+                }
+            }
+            let expires = Timestamp.format(Date().addingTimeInterval(WebSessionStore.lifetime))
+            var response = JSONResponse.make(WhoAmI(role: identity.role, keyID: keyID, authRequired: true, via: "cookie", expiresAt: expires))
+            response.headers[.setCookie] = Self.cookie(token, maxAge: Int(WebSessionStore.lifetime), request: request)
+            response.headers[.cacheControl] = "no-store"
+            return response
+        }
+        router.post("/api/logout") { request, _ in
+            guard AuthMiddleware.isSameOrigin(request) else { throw APIError.forbiddenAction("cross-origin request") }
+            var ended = false
+            if let token = request.cookies[WebSessionStore.cookieName]?.value, !token.isEmpty {
+                let sessions = authenticator.webSessions
+                ended = try await NIOThreadPool.singleton.runIfActive { () throws -> Bool in
+                    do {
+                        return try sessions.end(token)
+                    } catch {
+                        throw APIError.internalError("could not end the login: \(error)")
+                    }
+                }
+            }
+            var response = JSONResponse.make(["status": ended ? "logged_out" : "not_logged_in"])
+            response.headers[.setCookie] = Self.cookie("", maxAge: 0, request: request)
+            return response
+        }
+        router.get("/api/whoami") { request, context in
+            guard let identity = context.identity else { throw APIError.unauthorized }
+            let via: String =
+                if !authenticator.authRequired { "trusted" } else if Authenticator.presentedKey(request) != nil { "key" } else { "cookie" }
+            var expires: String?
+            if via == "cookie", let token = request.cookies[WebSessionStore.cookieName]?.value,
+                let session = authenticator.webSessions.session(for: token)
+            {
+                expires = Timestamp.format(Date(timeIntervalSince1970: session.expiresAt))
+            }
+            return JSONResponse.make(
+                WhoAmI(role: identity.role, keyID: identity.keyID, authRequired: authenticator.authRequired, via: via, expiresAt: expires)
+            )
+        }
+    }
+
+    /// `Set-Cookie` for the session token; `Secure` when the request came through an HTTPS proxy.
+    static func cookie(_ token: String, maxAge: Int, request: Request) -> String {
+        var cookie = "\(WebSessionStore.cookieName)=\(token); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Strict"
+        if request.headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased() == "https" { cookie += "; Secure" }
+        return cookie
+    }
+}

@@ -1,0 +1,59 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import RalphAPI
+
+/// The web dashboard: `/` (the app), `/manifest.webmanifest`, `/assets/**` (CSS, JavaScript modules, icons).
+///
+/// Every response carries a strong ETag and `Cache-Control: no-cache`, so a browser revalidates (a cheap 304) and
+/// picks up a new server's dashboard at once. The page itself gets a strict Content-Security-Policy: scripts only from
+/// this server, no inline script, no framing.
+struct WebRoutes {
+    let assets: WebAssets
+
+    static let contentSecurityPolicy =
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
+        + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+    func register(on router: Router<AppRequestContext>) {
+        let files: [(path: String, file: String?)] = [("/", "index.html"), ("/index.html", "index.html"), ("/manifest.webmanifest", "manifest.webmanifest"), ("/assets/**", nil)]
+        for (path, file) in files {
+            let route = RouterPath(path)
+            router.get(route) { request, _ in try serve(file ?? String(request.uri.path.dropFirst()), request) }
+            router.head(route) { request, _ in try serve(file ?? String(request.uri.path.dropFirst()), request, headOnly: true) }
+        }
+    }
+
+    func serve(_ relative: String, _ request: Request, headOnly: Bool = false) throws -> Response {
+        guard let asset = try assets.asset(relative) else { throw APIError.notFound("no file /\(relative) in the dashboard") }
+        var headers: HTTPFields = [
+            .eTag: asset.etag,
+            .cacheControl: "no-cache",
+            HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+        ]
+        if asset.contentType.hasPrefix("text/html") {
+            headers[HTTPField.Name("Content-Security-Policy")!] = Self.contentSecurityPolicy
+            headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+            headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
+        }
+        if let match = request.headers[.ifNoneMatch], Self.matches(match, etag: asset.etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = asset.contentType
+        if headOnly {
+            headers[.contentLength] = String(asset.body.readableBytes)
+            return Response(status: .ok, headers: headers)
+        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: asset.body))
+    }
+
+    /// `If-None-Match` is a list of ETags (weak ones compare by their opaque part) or `*`.
+    static func matches(_ header: String, etag: String) -> Bool {
+        header.split(separator: ",").contains { candidate in
+            var tag = candidate.trimmingCharacters(in: .whitespaces)
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            return tag == etag
+        }
+    }
+}

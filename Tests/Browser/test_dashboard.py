@@ -1,0 +1,401 @@
+"""The web dashboard in headless Chromium against the real server, as a person on a phone (390×844) uses it.
+
+Run: `/usr/bin/python3 -m unittest discover -s Tests/Browser -v` after `swift build` (scripts/test does both).
+Screenshots of every screen are written to docs/screenshots/.
+"""
+
+import json
+import os
+import time
+import unittest
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
+
+from harness import (ADMIN_KEY, CONTRAST_JS, UNLABELLED_JS, Ralph, Server, Workspace, css, make_driver, one, screenshot,
+                     severe_console_errors, test_id, wait)
+
+
+def text(element):
+    return (element.get_attribute("textContent") or "").strip()
+
+
+class Dashboard(unittest.TestCase):
+    """One server, one live ralph run and one browser, walked through in order (the tests are numbered)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.workspace = Workspace()
+        cls.server = Server(cls.workspace).start()
+        cls.viewer_key = cls.server.create_key("viewer", "e2e-viewer")
+        cls.ralph = Ralph(cls.workspace)
+        cls.run_id = cls.wait_for_live_run()
+        cls.driver = make_driver()
+        cls.started_runs = []
+
+    @classmethod
+    def wait_for_live_run(cls):
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            status, sessions = cls.server.api("GET", "/api/sessions")
+            live = [s for s in sessions if s["mode"] == "live"] if status == 200 else []
+            if live:
+                return live[0]["id"]
+            time.sleep(0.1)
+        raise AssertionError("the ralph run never showed as live")
+
+    @classmethod
+    def tearDownClass(cls):
+        try:
+            cls.driver.quit()
+        finally:
+            for run in cls.started_runs:
+                cls.server.api("DELETE", f"/api/sessions/{run}")
+            cls.ralph.stop()
+            cls.server.stop()
+            if os.environ.get("KEEP_BROWSER_WORKSPACE"):
+                print("workspace kept at", cls.workspace.dir)
+            else:
+                cls.workspace.cleanup()
+
+    def tearDown(self):
+        errors = severe_console_errors(self.driver)
+        self.assertEqual(errors, [], "the browser console has errors")
+
+    # Helpers
+
+    def go(self, hash_path):
+        self.driver.get(self.server.base + "/#" + hash_path)
+
+    def by_test(self, name, timeout=15):
+        return one(self.driver, test_id(name), timeout)
+
+    def all_by_test(self, name):
+        return css(self.driver, test_id(name))
+
+    def event_ids(self):
+        return [int(e.get_attribute("data-event-id")) for e in self.all_by_test("event")]
+
+    def mode_text(self):
+        return text(self.by_test("mode")).lower()
+
+    def check_screen_accessible(self, name):
+        unlabelled = self.driver.execute_script(UNLABELLED_JS)
+        self.assertEqual(unlabelled, [], f"{name}: controls without an accessible name")
+        low = [c for c in self.driver.execute_script(CONTRAST_JS, "body *:not(svg):not(path)") if c["ratio"] < c["need"]]
+        self.assertEqual(low, [], f"{name}: text below the WCAG AA contrast ratio")
+
+    # The journey
+
+    def test_01_login(self):
+        d = self.driver
+        self.go("/sessions")
+        key = one(d, "#login-key")
+        screenshot(d, "01-login")
+        key.send_keys("not-a-key" + Keys.ENTER)
+        error = one(d, "#login-error")
+        wait(d, lambda _: "not valid" in text(error), message="the wrong key is refused")
+        key.clear()
+        key.send_keys(ADMIN_KEY + Keys.ENTER)
+        one(d, test_id("session-row"))
+        self.assertTrue(d.find_element(By.ID, "tabbar").is_displayed())
+        cookie = d.get_cookie("ralph_session")
+        self.assertIsNotNone(cookie)
+        self.assertTrue(cookie["httpOnly"])
+        self.assertEqual(cookie.get("sameSite"), "Strict")
+        self.assertIsNone(d.execute_script("return document.cookie.match(/ralph_session/)"), "scripts cannot read the login")
+
+    def test_02_sessions_list_is_live(self):
+        d = self.driver
+        self.go("/sessions")
+        row = one(d, f'{test_id("session-row")}[data-id="{self.run_id}"]')
+        wait(d, lambda _: "live" in text(row.find_element(By.CSS_SELECTOR, test_id("mode"))).lower(), message="mode live")
+        first = text(row.find_element(By.CSS_SELECTOR, test_id("iteration")))
+        wait(d, lambda _: text(one(d, f'{test_id("session-row")}[data-id="{self.run_id}"] {test_id("iteration")}')) != first,
+             timeout=10, message="the iteration advances without a reload")
+        self.assertIn(self.run_id[:8], text(row))
+        self.assertTrue(text(row.find_element(By.CSS_SELECTOR, test_id("hat"))))
+        screenshot(d, "02-sessions")
+        self.check_screen_accessible("sessions")
+
+    def test_03_detail_streams_new_events(self):
+        d = self.driver
+        one(d, f'{test_id("session-row")}[data-id="{self.run_id}"] a, {test_id("session-row")}[data-id="{self.run_id}"]').click()
+        wait(d, lambda _: d.current_url.endswith("#/sessions/" + self.run_id), message="detail opened")
+        detail = self.by_test("session-detail")
+        self.assertEqual(detail.get_attribute("data-id"), self.run_id)
+        wait(d, lambda _: len(self.event_ids()) >= 2, message="history replayed")
+        wait(d, lambda _: text(self.by_test("stream-state")) == "live", message="stream live")
+        before = max(self.event_ids())
+        wait(d, lambda _: max(self.event_ids()) > before, timeout=10, message="a new event arrives")
+        ids = self.event_ids()
+        self.assertEqual(ids, sorted(ids, reverse=True), "newest first")
+        self.assertEqual(len(ids), len(set(ids)), "no duplicates")
+        count = int("".join(ch for ch in text(self.by_test("event-count")) if ch.isdigit()))
+        self.assertGreaterEqual(count, len(ids))
+        for section in ["tokens", "hat-flow", "backpressure", "iteration-stats", "recent-events", "hats-reference", "controls"]:
+            self.by_test(section)
+        screenshot(d, "03-session-detail")
+        d.execute_script("arguments[0].scrollIntoView()", self.by_test("event-list"))
+        screenshot(d, "04-session-events")
+        self.check_screen_accessible("session detail")
+
+    def test_04_emit_and_steer(self):
+        d = self.driver
+        topic, payload = self.by_test("emit-topic"), self.by_test("emit-payload")
+        topic.clear()
+        topic.send_keys("bad topic!")
+        self.by_test("emit-submit").click()
+        wait(d, lambda _: topic.get_attribute("aria-invalid") == "true", message="a bad topic is refused in the page")
+        topic.clear()
+        topic.send_keys("e2e.check")
+        payload.clear()
+        payload.send_keys('{"n": 1')
+        self.by_test("emit-submit").click()
+        wait(d, lambda _: payload.get_attribute("aria-invalid") == "true", message="invalid JSON is refused in the page")
+        time.sleep(0.5)
+        self.assertFalse([l for l in self.ralph.lines() if l.get("topic") == "e2e.check"], "nothing was sent")
+        payload.clear()
+        payload.send_keys('{"n": 1}')
+        self.by_test("emit-submit").click()
+        wait(d, lambda _: any(text(t) == "e2e.check" for t in css(d, test_id("event") + " .topic")), message="emitted event streams back")
+        emitted = [l for l in self.ralph.lines() if l.get("topic") == "e2e.check"]
+        self.assertEqual(len(emitted), 1)
+        self.assertEqual(emitted[0]["payload"], {"n": 1})
+
+        steer = self.by_test("steer-text")
+        steer.send_keys("Use the fast path")
+        self.by_test("steer-submit").click()
+        wait(d, lambda _: any(text(t) == "human.guidance" for t in css(d, test_id("event") + " .topic")), message="guidance streams back")
+        guidance = [l for l in self.ralph.lines() if l.get("topic") == "human.guidance"]
+        self.assertEqual([g["payload"] for g in guidance], ["Use the fast path"])
+
+    def test_05_pause_and_resume(self):
+        d = self.driver
+        self.by_test("pause").click()
+        wait(d, lambda _: self.mode_text() == "paused", message="the page shows paused")
+        state = open(f"/proc/{self.ralph.process.pid}/stat").read().split(")")[1].split()[0]
+        self.assertEqual(state, "T", "ralph is really stopped")
+        self.assertEqual(self.server.api("GET", f"/api/sessions/{self.run_id}/status")[1]["mode"], "paused")
+        screenshot(d, "05-session-paused")
+        self.by_test("resume").click()
+        wait(d, lambda _: self.mode_text() == "live", message="the page shows live again")
+        state = open(f"/proc/{self.ralph.process.pid}/stat").read().split(")")[1].split()[0]
+        self.assertNotEqual(state, "T")
+
+    def test_06_server_restart_resumes_without_duplicates(self):
+        d = self.driver
+        wait(d, lambda _: text(self.by_test("stream-state")) == "live", message="stream live before the restart")
+        before = max(self.event_ids())
+        self.server.restart()
+        wait(d, lambda _: int(text(self.by_test("reconnects")) or 0) >= 1, timeout=20, message="the page saw the connection drop")
+        wait(d, lambda _: text(self.by_test("stream-state")) == "live", timeout=30, message="the page reconnected")
+        wait(d, lambda _: max(self.event_ids()) > before + 1, timeout=15, message="events after the restart arrive")
+        ids = self.event_ids()
+        self.assertEqual(len(ids), len(set(ids)), "no event shown twice after the reconnect")
+        self.assertEqual(ids, list(range(ids[0], ids[0] - len(ids), -1)), "no event missing: ids are contiguous")
+        on_disk = len(self.ralph.lines())
+        self.assertLessEqual(ids[0], on_disk)
+
+    def test_07_stop_with_confirmation(self):
+        d = self.driver
+        self.by_test("stop").click()
+        confirm = one(d, test_id("confirm"))
+        screenshot(d, "06-stop-confirm")
+        confirm.click()
+        wait(d, lambda _: text(self.by_test("stream-state")) == "ended", timeout=20, message="the stream ends")
+        wait(d, lambda _: self.mode_text() == "complete", timeout=10, message="mode complete")
+        self.ralph.process.wait(15)
+        self.assertEqual(self.ralph.lines()[-1]["topic"], "loop.terminate")
+        self.assertFalse(css(d, test_id("pause")), "no pause for a finished run")
+
+    def test_08_create_run_wizard(self):
+        d = self.driver
+        self.go("/new")
+        Select(self.by_test("create-config")).select_by_value("presets/feature.yml")
+        self.by_test("create-prompt-mode-text").click()
+        self.by_test("create-prompt-text").send_keys("Add a health endpoint")
+        screenshot(d, "07-new-run")
+        self.check_screen_accessible("new run")
+        self.by_test("create-submit").click()
+        wait(d, lambda _: "#/sessions/" in d.current_url and len(d.current_url.split("#/sessions/")[1]) == 16, timeout=20,
+             message="the new run opens")
+        run = d.current_url.split("#/sessions/")[1]
+        self.started_runs.append(run)
+        wait(d, lambda _: self.mode_text() == "live", timeout=15, message="the new run is live")
+        wait(d, lambda _: len(self.event_ids()) >= 1, message="its events stream")
+        status, body = self.server.api("GET", f"/api/sessions/{run}")
+        self.assertEqual(status, 200)
+        self.assertEqual(body["task_name"], "Add a health endpoint")
+
+    def test_09_library(self):
+        d = self.driver
+        self.go("/library")
+        wait(d, lambda _: len(self.all_by_test("library-item")) >= 1, message="configs listed")
+        screenshot(d, "08-library")
+        self.check_screen_accessible("library")
+        one(d, f'{test_id("library-tab")}[data-kind="prompts"]').click()
+        wait(d, lambda _: "#/library/prompts" in d.current_url, message="the tab is in the URL")
+        item = wait(d, lambda _: [i for i in self.all_by_test("library-item") if "docs" in text(i)], message="prompt listed")[0]
+        item.click()
+        content = self.by_test("library-content")
+        wait(d, lambda _: "Document every public function." in text(content), message="the prompt's content")
+        self.by_test("copy")
+        screenshot(d, "09-library-content")
+
+    def test_10_chat_streams_and_approval_from_the_sheet(self):
+        d = self.driver
+        self.go("/chats")
+        self.by_test("new-chat").click()
+        cwd = self.by_test("chat-cwd")
+        cwd.clear()
+        cwd.send_keys(".")
+        self.by_test("chat-create").click()
+        wait(d, lambda _: "#/chats/" in d.current_url, message="the conversation opens")
+        self.conversation = d.current_url.split("#/chats/")[1]
+        type(self).conversation_id = self.conversation
+        composer = self.by_test("composer")
+        script = '#script\nsay Let me look at the files.\nsleep 1.5\ntool Bash {"command":"ls -la"}\nsay All done, 3 files.'
+        d.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}))", composer, script)
+        self.by_test("send").click()
+        wait(d, lambda _: css(d, f'{test_id("message")}[data-role="user"]'), message="the message shows")
+        wait(d, lambda _: css(d, test_id("streaming")) and css(d, test_id("streaming"))[0].is_displayed(), timeout=10,
+             message="the reply streams")
+        wait(d, lambda _: "Let me look at the files." in text(self.by_test("messages")), message="first words streamed")
+        sheet = self.by_test("approval-sheet", timeout=15)
+        self.assertIn("ls -la", text(sheet))
+        screenshot(d, "11-approval-sheet")
+        self.check_screen_accessible("approval sheet")
+        self.by_test("approve").click()
+        wait(d, lambda _: "All done, 3 files." in text(self.by_test("messages")), timeout=15, message="the agent went on after the approval")
+        self.assertTrue(self.all_by_test("tool-call"))
+        wait(d, lambda _: not css(d, test_id("approval-sheet")), message="the sheet closed")
+        log = open(os.path.join(self.workspace.dir, "claude.log")).read()
+        self.assertIn('"behavior":"allow"', log.replace(" ", ""))
+        screenshot(d, "10-chat")
+        self.check_screen_accessible("chat")
+
+    def test_11_auto_reply_panel(self):
+        d = self.driver
+        panel = self.by_test("auto-reply")
+        d.execute_script("arguments[0].scrollIntoView()", panel)
+        if not panel.find_elements(By.CSS_SELECTOR, test_id("auto-reply-start")) or not panel.find_elements(By.CSS_SELECTOR, test_id("auto-reply-start"))[0].is_displayed():
+            panel.find_element(By.CSS_SELECTOR, "summary, button").click()
+        self.by_test("auto-reply-start")
+        screenshot(d, "12-auto-reply")
+        self.by_test("auto-reply-start").click()
+        progress = self.by_test("auto-reply-progress")
+        wait(d, lambda _: any(w in text(progress).lower() for w in ["running", "stopped", "paused"]), timeout=15, message="live progress")
+        status, body = self.server.api("GET", f"/api/conversations/{self.conversation_id}/auto-reply")
+        self.assertEqual(status, 200)
+        self.assertIn(body["progress"]["state"], ["running", "stopped", "paused"])
+        self.server.api("POST", f"/api/conversations/{self.conversation_id}/auto-reply/stop")
+
+    def test_12_approvals_inbox(self):
+        d = self.driver
+        self.go("/chats")
+        wait(d, lambda _: css(d, f'{test_id("chat-row")}[data-id="{self.conversation_id}"]'), message="the conversation is listed")
+        screenshot(d, "13-chats")
+        self.check_screen_accessible("chats")
+        self.go("/approvals")
+        one(d, "#view h2, #view .empty, #view .list")
+        status, _ = self.server.api("POST", f"/api/conversations/{self.conversation_id}/messages",
+                                    {"text": '#script\ntool Write {"file_path":"notes.txt","content":"hi"}\nsay Written.'})
+        self.assertEqual(status, 202)
+        row = self.by_test("approval-row", timeout=20)
+        screenshot(d, "14-approvals")
+        self.check_screen_accessible("approvals")
+        row.click()
+        sheet = self.by_test("approval-sheet")
+        self.assertIn("notes.txt", text(sheet))
+        self.by_test("deny-message").send_keys("Not in this folder")
+        self.by_test("deny").click()
+        wait(d, lambda _: not css(d, test_id("approval-row")), timeout=15, message="the row leaves the inbox")
+        log = open(os.path.join(self.workspace.dir, "claude.log")).read()
+        self.assertIn("Not in this folder", log)
+
+    def test_13_settings_and_theme(self):
+        d = self.driver
+        self.go("/settings")
+        status, health = self.server.api("GET", "/api/health")
+        wait(d, lambda _: health["version"] in text(self.by_test("server-version")), message="server version")
+        wait(d, lambda _: self.all_by_test("key-row"), message="keys listed for the admin")
+        screenshot(d, "15-settings")
+        self.check_screen_accessible("settings")
+        theme = self.by_test("theme")
+        if theme.tag_name == "select":
+            Select(theme).select_by_value("light")
+        else:
+            theme.find_element(By.CSS_SELECTOR, '[data-theme-option="light"]').click()
+        wait(d, lambda _: d.execute_script("return document.documentElement.dataset.theme") == "light", message="theme applied")
+        d.refresh()
+        wait(d, lambda _: d.execute_script("return document.documentElement.dataset.theme") == "light", message="theme remembered")
+        self.go("/sessions")
+        one(d, test_id("session-row"))
+        self.check_screen_accessible("sessions, light theme")
+        screenshot(d, "16-sessions-light")
+        self.go("/settings")
+        theme = self.by_test("theme")
+        if theme.tag_name == "select":
+            Select(theme).select_by_value("cyberpunk")
+        else:
+            theme.find_element(By.CSS_SELECTOR, '[data-theme-option="cyberpunk"]').click()
+        wait(d, lambda _: d.execute_script("return document.documentElement.dataset.theme") == "cyberpunk", message="back to cyberpunk")
+
+    def test_14_viewer_sees_no_controls(self):
+        viewer = make_driver()
+        try:
+            viewer.get(self.server.base + "/#/sessions")
+            one(viewer, "#login-key").send_keys(self.viewer_key + Keys.ENTER)
+            one(viewer, test_id("session-row"))
+            self.assertFalse(css(viewer, test_id("new-run")))
+            viewer.get(self.server.base + "/#/sessions/" + self.started_runs[0])
+            one(viewer, test_id("session-detail"))
+            wait(viewer, lambda _: len(css(viewer, test_id("event"))) >= 1, message="a viewer still sees events")
+            for control in ["controls", "pause", "resume", "stop", "emit-submit", "steer-submit"]:
+                self.assertFalse(css(viewer, test_id(control)), f"a viewer must not see {control}")
+            screenshot(viewer, "17-viewer-session")
+            viewer.get(self.server.base + "/#/chats/" + self.conversation_id)
+            one(viewer, test_id("messages"))
+            wait(viewer, lambda _: "All done" in text(one(viewer, test_id("messages"))), message="a viewer reads the chat")
+            for control in ["composer", "send", "interrupt", "auto-reply-start"]:
+                self.assertFalse(css(viewer, test_id(control)), f"a viewer must not see {control}")
+            viewer.get(self.server.base + "/#/settings")
+            one(viewer, test_id("server-version"))
+            self.assertFalse(css(viewer, test_id("keys")), "keys are for admins")
+            self.by_role = text(one(viewer, test_id("role")))
+            self.assertIn("viewer", self.by_role.lower())
+            one(viewer, test_id("logout")).click()
+            one(viewer, "#login-key")
+            self.assertIsNone(viewer.get_cookie("ralph_session"), "the cookie is gone")
+            self.assertEqual(severe_console_errors(viewer), [])
+        finally:
+            viewer.quit()
+
+    def test_15_desktop_layout(self):
+        d = self.driver
+        d.set_window_size(1280, 800)
+        try:
+            self.go("/sessions")
+            one(d, test_id("session-row"))
+            nav = d.find_element(By.ID, "tabbar")
+            self.assertLess(nav.rect["x"] + nav.rect["width"], 260, "navigation is a side bar on a desktop")
+            screenshot(d, "18-desktop-sessions")
+            d.set_window_size(360, 740)
+            for path, ready in [("/sessions", "session-row"), ("/sessions/" + self.run_id, "event"), ("/new", "create-submit"),
+                                ("/library", "library-item"), ("/chats/" + self.conversation_id, "message"),
+                                ("/approvals", None), ("/settings", "server-version")]:
+                self.go(path)
+                if ready:
+                    one(d, test_id(ready))
+                else:
+                    time.sleep(0.5)
+                width = d.execute_script("return document.documentElement.scrollWidth")
+                self.assertLessEqual(width, 360, f"nothing overflows sideways at 360 px on {path}")
+        finally:
+            d.set_window_size(390, 844)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

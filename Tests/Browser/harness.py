@@ -276,6 +276,8 @@ def severe_console_errors(driver):
 def screenshot(driver, name):
     os.makedirs(SCREENSHOTS, exist_ok=True)
     path = os.path.join(SCREENSHOTS, name + ".png")
+    # Notices of earlier steps would cover the screen being shown.
+    driver.execute_script("const t = document.getElementById('toasts'); if (t) t.replaceChildren();")
     driver.save_screenshot(path)
     return path
 

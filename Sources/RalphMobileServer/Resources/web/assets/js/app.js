@@ -54,7 +54,7 @@ export const app = {
     }
     globalEvents.stop();
     this.whoami = null;
-    showLogin('You are logged out.');
+    showLogin('You are logged out.', 'info');
   },
 };
 
@@ -106,7 +106,8 @@ async function route() {
   title.focus({ preventScroll: true });
 }
 
-function showLogin(message) {
+/// The login form; `message` is an error about the last attempt or the login that ended, or (`kind` info) a notice.
+function showLogin(message, kind = 'error') {
   if (cleanup) {
     try { cleanup(); } catch { /* leaving anyway */ }
     cleanup = null;
@@ -116,19 +117,21 @@ function showLogin(message) {
   app.setTitle('Log in');
   const keyInput = h('input', { type: 'password', id: 'login-key', name: 'key', autocomplete: 'current-password', required: true,
     placeholder: 'rmk_…', 'aria-describedby': 'login-hint' });
-  const error = h('p', { class: 'field-error', role: 'alert', id: 'login-error', hidden: !message || message.startsWith('You are') });
+  const error = h('p', { class: 'field-error', role: 'alert', id: 'login-error', hidden: !(message && kind === 'error') },
+    message && kind === 'error' ? message : '');
   const submit = h('button', { type: 'submit', class: 'btn primary block' }, 'Log in');
   const form = h('form', { class: 'card login', 'aria-labelledby': 'login-heading' },
     h('img', { class: 'logo', src: '/assets/icons/icon.svg', alt: '' }),
     h('h2', { id: 'login-heading' }, 'Ralph Mobile'),
-    message && message.startsWith('You are') ? h('p', { class: 'banner info', role: 'status' }, message) : null,
+    message && kind === 'info' ? h('p', { class: 'banner info', role: 'status' }, message) : null,
+    // Password managers expect a user name beside a password; the key has none.
+    h('input', { type: 'text', name: 'username', autocomplete: 'username', value: 'ralph-mobile', hidden: true, 'aria-hidden': 'true', tabindex: '-1' }),
     h('div', { class: 'field' },
       h('label', { for: 'login-key' }, 'API key'),
       keyInput,
       h('div', { class: 'hint', id: 'login-hint' }, 'Create one on the server with: ralph-mobile-server keys create --role operator --name phone')),
     error,
     submit);
-  if (message && !message.startsWith('You are')) error.textContent = message;
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const key = keyInput.value.trim();

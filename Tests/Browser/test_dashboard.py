@@ -86,6 +86,11 @@ class Dashboard(unittest.TestCase):
     def mode_text(self):
         return text(self.by_test("mode")).lower()
 
+    def choose_theme(self, name):
+        option = self.by_test("theme").find_element(By.CSS_SELECTOR, f'[data-theme-option="{name}"]')
+        click(option)
+        wait(self.driver, lambda d: d.execute_script("return document.documentElement.dataset.theme") == name, message=f"theme {name} applied")
+
     def check_screen_accessible(self, name):
         unlabelled = self.driver.execute_script(UNLABELLED_JS)
         self.assertEqual(unlabelled, [], f"{name}: controls without an accessible name")
@@ -249,6 +254,10 @@ class Dashboard(unittest.TestCase):
         wait(d, lambda _: "Document every public function." in text(content), message="the prompt's content")
         self.by_test("copy")
         screenshot(d, "09-library-content")
+        click(self.by_test("start-with"))
+        wait(d, lambda _: d.current_url.endswith("#/new"), message="the wizard opens")
+        wait(d, lambda _: self.by_test("create-prompt-file").get_attribute("value") == "prompts/docs.md", message="with that prompt chosen")
+        self.assertTrue(self.by_test("create-prompt-file").is_displayed())
 
     def test_10_chat_streams_and_approval_from_the_sheet(self):
         d = self.driver
@@ -329,12 +338,12 @@ class Dashboard(unittest.TestCase):
         wait(d, lambda _: self.all_by_test("key-row"), message="keys listed for the admin")
         screenshot(d, "15-settings")
         self.check_screen_accessible("settings")
-        theme = self.by_test("theme")
-        if theme.tag_name == "select":
-            Select(theme).select_by_value("light")
-        else:
-            click(theme.find_element(By.CSS_SELECTOR, '[data-theme-option="light"]'))
-        wait(d, lambda _: d.execute_script("return document.documentElement.dataset.theme") == "light", message="theme applied")
+        self.choose_theme("light")
+        # Every screen's text keeps its contrast in the high-contrast theme too.
+        self.choose_theme("contrast")
+        self.check_screen_accessible("settings, high contrast")
+        self.choose_theme("light")
+        self.check_screen_accessible("settings, light")
         d.refresh()
         wait(d, lambda _: d.execute_script("return document.documentElement.dataset.theme") == "light", message="theme remembered")
         self.go("/sessions")
@@ -342,12 +351,7 @@ class Dashboard(unittest.TestCase):
         self.check_screen_accessible("sessions, light theme")
         screenshot(d, "16-sessions-light")
         self.go("/settings")
-        theme = self.by_test("theme")
-        if theme.tag_name == "select":
-            Select(theme).select_by_value("cyberpunk")
-        else:
-            click(theme.find_element(By.CSS_SELECTOR, '[data-theme-option="cyberpunk"]'))
-        wait(d, lambda _: d.execute_script("return document.documentElement.dataset.theme") == "cyberpunk", message="back to cyberpunk")
+        self.choose_theme("cyberpunk")
 
     def test_14_viewer_sees_no_controls(self):
         viewer = make_driver()

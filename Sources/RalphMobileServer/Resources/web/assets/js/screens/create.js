@@ -82,9 +82,16 @@ export async function mount(view, params, app) {
   // --- Lists and previews -----------------------------------------------------------------------------------------
   const query = () => (workspace ? '?workspace=' + encodeURIComponent(workspace) : '');
 
+  // "Start a run with this" in the Library hands over a config or a prompt path; taken once.
+  const handedConfig = sessionStorage.getItem('ralph.new.config');
+  const handedPrompt = sessionStorage.getItem('ralph.new.prompt');
+  sessionStorage.removeItem('ralph.new.config');
+  sessionStorage.removeItem('ralph.new.prompt');
+  if (handedPrompt) setPromptMode('file');
+
   async function loadLists() {
-    const previousConfig = configSelect.value;
-    const previousPrompt = promptSelect.value;
+    const previousConfig = configSelect.value || handedConfig || '';
+    const previousPrompt = promptSelect.value || handedPrompt || '';
     configSelect.disabled = true;
     promptSelect.disabled = true;
     const [configs, presets, prompts] = await Promise.allSettled([

@@ -195,7 +195,7 @@ export function openApprovalSheet(approval, app, onDone = () => {}, options = {}
               ' · ',
             ]
             : null,
-          a.created_at ? 'asked ' + relTime(a.created_at) : 'asked just now'),
+          !a.created_at || Date.now() - new Date(a.created_at).getTime() < 10000 ? 'asked just now' : 'asked ' + relTime(a.created_at)),
         stateLine,
         main,
         a.reason ? h('p', { class: 'approval-reason' }, h('span', { class: 'muted' }, 'Why it asks: '), a.reason) : null,
@@ -234,9 +234,10 @@ export function openApprovalSheet(approval, app, onDone = () => {}, options = {}
   });
   sheet.element.setAttribute('data-test', 'approval-sheet');
   sheet.element.dataset.id = a.id;
-  // openSheet focuses the first field (the deny message): start on Allow instead, so no keyboard pops up.
-  const first = sheet.element.querySelector('[data-test="approve"]');
-  if (first) first.focus();
+  // openSheet focuses the first field (the deny message). Start on the dialog itself instead: no keyboard pops up on
+  // a phone, and an Enter meant for the composer (the sheet may open while someone types) cannot answer for them.
+  sheet.element.setAttribute('tabindex', '-1');
+  sheet.element.focus({ preventScroll: true });
 
   return {
     id: a.id,

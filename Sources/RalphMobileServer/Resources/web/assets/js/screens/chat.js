@@ -317,6 +317,11 @@ export async function mount(view, params, app) {
       render(stateSlot, badge(word, kind));
       inputPre.textContent = prettyJSON(data.input) || '(no input)';
       render(outputBox);
+      if (data.decision) {
+        outputBox.append(h('p', { class: 'tool-decision small muted' },
+          'Approval: ' + decisionWords(data.decision) + (data.decided_by && data.decided_by !== 'system' ? ' by ' + data.decided_by : ''),
+          data.decision_message ? ' — “' + data.decision_message + '”' : ''));
+      }
       if (data.output !== undefined && data.output !== null) {
         const full = String(data.output);
         const pre = h('pre', { class: 'tool-output' + (data.is_error ? ' is-error' : '') }, full.length > OUTPUT_PREVIEW ? full.slice(0, OUTPUT_PREVIEW) + '\n…' : full || '(empty)');
@@ -496,7 +501,7 @@ export async function mount(view, params, app) {
       pendingApprovals.delete(d.approval_id);
       for (const block of tools.values()) {
         if (block.data.approval && block.data.approval.id === d.approval_id) {
-          block.update({ decision: d.decision });
+          block.update({ decision: d.decision, decided_by: d.by, decision_message: d.message });
           block.setApproval(null);
         }
       }
@@ -567,17 +572,23 @@ export async function mount(view, params, app) {
       title: 'Stop the running turn and send this message next', 'aria-label': 'Steer: stop the running turn and send this next',
     }, 'Steer');
     const interrupt = h('button', { type: 'button', class: 'btn small ghost', 'data-test': 'interrupt', hidden: true }, 'Interrupt');
-    const fine = window.matchMedia('(hover: hover) and (pointer: fine)');
+    // Enter sends where there is a keyboard; on touch screens (coarse pointer) it is a new line and the button sends.
+    const touch = window.matchMedia('(pointer: coarse)');
+    const fine = { get matches() { return !touch.matches; } };
     const hint = h('span', { class: 'composer-hint muted small' });
-    const busyHint = h('p', { class: 'composer-busy muted small', hidden: true }, 'Claude is busy: Send queues your message after this turn, Steer stops the turn and sends it now.');
-    const updateHint = () => { hint.textContent = fine.matches ? 'Enter sends · Shift+Enter new line' : ''; };
+    const busyHint = h('p', { class: 'composer-busy muted small', hidden: true }, 'Claude is busy: Send queues your message; Steer stops the turn and sends it now.');
+    const updateHint = () => {
+      hint.textContent = fine.matches ? 'Enter sends · Shift+Enter new line' : '';
+      textarea.placeholder = fine.matches ? 'Message Claude… (Enter sends)' : 'Message Claude…';
+    };
     updateHint();
     const form = h('form', { class: 'composer', 'aria-label': 'Send a message', novalidate: true },
       note,
       busyHint,
       textarea,
       error,
-      h('div', { class: 'composer-actions' }, interrupt, steer, hint, h('span', { class: 'grow' }), send));
+      h('div', { class: 'composer-actions' }, interrupt, steer, h('span', { class: 'grow' }), send),
+      hint);
 
     const grow = () => {
       textarea.style.height = 'auto';
@@ -727,14 +738,19 @@ export async function mount(view, params, app) {
     }
   });
 
-  // Pending approvals of this conversation (asked before the page was opened).
+  // Approvals of this conversation: the pending ones (asked before the page was opened) open the sheet; the decided
+  // ones say on their tool call who allowed or denied it.
   try {
-    const list = await api.get('/api/approvals?conversation=' + encodeURIComponent(id));
+    const list = await api.get('/api/approvals?state=all&conversation=' + encodeURIComponent(id));
     for (const a of list.approvals) {
-      const approval = normalizeApproval(a, id);
-      pendingApprovals.set(approval.id, approval);
       const block = a.tool_use_id && tools.get(a.tool_use_id);
-      if (block) block.setApproval(approval);
+      if (a.state === 'pending') {
+        const approval = normalizeApproval(a, id);
+        pendingApprovals.set(approval.id, approval);
+        if (block) block.setApproval(approval);
+      } else if (block) {
+        block.update({ decision: a.state === 'cancelled' ? 'cancelled' : a.decision, decided_by: a.decided_by, decision_message: a.message });
+      }
     }
   } catch (error) {
     showError(error, 'Approvals');
@@ -752,27 +768,64 @@ export async function mount(view, params, app) {
 
   // MARK: Live
 
-  stream = openStream(base + '/events?after=' + (page.last_event_id ?? 0), {
-    events: Object.fromEntries(Object.entries(handlers).map(([name, fn]) => [name, (data) => {
-      try { fn(data || {}); } catch (error) { console.error(name, error); }
-    }])),
-    onState(state, info) {
-      streamState.textContent = state;
-      streamBox.dataset.state = state;
-      reconnects.hidden = !info.attempts;
-      reconnects.textContent = String(info.attempts);
-      reconnects.title = info.attempts + ' reconnects';
-    },
-    onEnd() {
-      composer?.disable('This conversation has ended.');
-    },
+  // The conversation's `error` event shares its name with EventSource's own error event, so openStream counts each one
+  // as a lost connection although the stream is open and just delivered it: put the state right here.
+  let messageErrors = 0;
+  let lastInfo = { attempts: 0 };
+  const showStreamState = (state, attempts) => {
+    streamState.textContent = state;
+    streamBox.dataset.state = state;
+    reconnects.hidden = !attempts;
+    reconnects.textContent = String(attempts);
+    reconnects.title = attempts + ' reconnects';
+  };
+  const events = Object.fromEntries(Object.entries(handlers).map(([name, fn]) => [name, (data) => {
+    try { fn(data || {}); } catch (error) { console.error(name, error); }
+  }]));
+  events.error = (data) => {
+    // openStream also hands EventSource's connection errors to this listener, with no data: those are not turn errors.
+    if (!data || typeof data !== 'object') return;
+    messageErrors += 1;
+    showStreamState('live', Math.max(0, lastInfo.attempts - messageErrors));
+    try { handlers.error(data || {}); } catch (error) { console.error('error', error); }
+  };
+  let resumeAfter = page.last_event_id ?? 0;
+  let attemptsBefore = 0;
+  const startStream = () => {
+    stream = openStream(base + '/events?after=' + resumeAfter, {
+      events,
+      onState(state, info) {
+        lastInfo = { ...info, attempts: attemptsBefore + info.attempts };
+        showStreamState(state, Math.max(0, lastInfo.attempts - messageErrors));
+      },
+      onEnd() {
+        composer?.disable('This conversation has ended.');
+      },
+    });
+  };
+  startStream();
+  // A page kept in the back/forward cache would keep its stream open, and a few of those use up the browser's
+  // connections to the server: close it when the page is hidden that way, resume after the last event on return.
+  const onPageHide = () => {
+    if (!stream) return;
+    if (typeof stream.lastId === 'number') resumeAfter = Math.max(resumeAfter, stream.lastId);
+    attemptsBefore = lastInfo.attempts;
+    stream.close();
+    stream = null;
+  };
+  const onPageShow = (event) => {
+    if (event.persisted && !stream && !removed) startStream();
+  };
+  window.addEventListener('pagehide', onPageHide);
+  window.addEventListener('pageshow', onPageShow);
+  cleanups.push(() => {
+    window.removeEventListener('pagehide', onPageHide);
+    window.removeEventListener('pageshow', onPageShow);
   });
 
   cleanups.push(globalEvents.on('conversation.updated', (c) => {
-    if (c && c.id === id) {
-      applyConversation(c);
-      if (c.status && c.status !== status) setStatus(c.status, { queued: c.queued });
-    }
+    // Title, pin, archive and cost; the status comes from this conversation's own stream (in order with its events).
+    if (c && c.id === id) applyConversation(c);
   }));
   cleanups.push(globalEvents.on('conversation.removed', (data) => {
     if (!data || data.id !== id) return;
@@ -1042,7 +1095,7 @@ function buildAutoReply({ base, app, operator }) {
   }
 
   function stat(label, value, test) {
-    return h('div', { class: 'stat' }, h('div', { class: 'stat-value', 'data-test': test || null }, value), h('div', { class: 'stat-label' }, label));
+    return h('div', { class: 'stat stat-' + label }, h('div', { class: 'stat-value', 'data-test': test || null }, value), h('div', { class: 'stat-label' }, label));
   }
 
   function setProgress(p) {
@@ -1057,11 +1110,11 @@ function buildAutoReply({ base, app, operator }) {
         stat('state', state, 'auto-reply-state'),
         stat('cycles', p.iterations + ' / ' + p.max_iterations),
         stat('messages', p.messages + (p.max_messages ? ' / ' + p.max_messages : '')),
-        stat('time', duration(elapsed(p)) + (p.max_minutes ? ' / ' + duration(p.max_minutes * 60) : ''), 'auto-reply-elapsed'),
+        stat('time', duration(elapsed(p)) + (p.max_minutes ? ' / ' + p.max_minutes + 'm' : ''), 'auto-reply-elapsed'),
         stat('confidence', p.confidence !== undefined && p.confidence !== null ? Math.round(p.confidence * 100) + '%' : '—')),
       reason || p.detail ? h('p', { class: 'ar-reason ' + (state === 'paused' ? 'warn' : '') },
         h('strong', {}, (state === 'paused' ? 'Paused: ' : state === 'stopped' ? 'Stopped: ' : '') + (REASONS[reason] || reason || '')),
-        p.detail && p.detail !== REASONS[reason] ? [reason ? ' — ' : '', p.detail] : null) : null,
+        p.detail && p.detail !== REASONS[reason] && !['manual', 'confirmation'].includes(reason) ? [reason ? ' — ' : '', p.detail] : null) : null,
       p.pending_prompt ? h('div', { class: 'ar-pending' }, h('div', { class: 'muted small' }, 'Next prompt, waiting for your go (Resume sends it):'), h('pre', {}, p.pending_prompt)) : null,
       state === 'stopped' && !p.started_at ? h('p', { class: 'muted small' }, operator
         ? 'Auto-reply answers Claude for you, on the server, until the task is done or a limit is reached. Pick the settings below and press Start.'
@@ -1071,7 +1124,7 @@ function buildAutoReply({ base, app, operator }) {
     if (state === 'running') {
       tickTimer = setInterval(() => {
         const node = progressBox.querySelector('[data-test="auto-reply-elapsed"]');
-        if (node && progress) node.textContent = duration(elapsed(progress)) + (progress.max_minutes ? ' / ' + duration(progress.max_minutes * 60) : '');
+        if (node && progress) node.textContent = duration(elapsed(progress)) + (progress.max_minutes ? ' / ' + progress.max_minutes + 'm' : '');
       }, 1000);
     }
   }

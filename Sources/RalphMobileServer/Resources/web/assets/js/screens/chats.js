@@ -234,16 +234,19 @@ export async function mount(view, _params, app) {
 
   function rowContent(c) {
     const title = conversationTitle(c);
+    const waiting = c.pending_approvals > 0;
     const side = h('div', { class: 'chat-row-side' },
-      statusBadge(c.status),
-      c.pending_approvals > 0 ? h('span', { class: 'badge awaiting_approval', 'data-test': 'chat-pending' }, c.pending_approvals + (c.pending_approvals === 1 ? ' approval' : ' approvals')) : null,
+      // With approvals waiting, their count says more than "needs approval".
+      waiting && c.status === 'awaiting_approval' ? null : statusBadge(c.status),
+      waiting ? h('span', { class: 'badge awaiting_approval', 'data-test': 'chat-pending', 'data-status': c.status },
+        c.pending_approvals + (c.pending_approvals === 1 ? ' approval' : ' approvals')) : null,
       h('span', { class: 'muted small chat-time', dataset: { ts: c.last_activity_at || '' }, title: dateTime(c.last_activity_at) }, relTime(c.last_activity_at)));
     return [
       h('div', { class: 'row-main' },
         h('div', { class: 'row-title' },
           c.pinned ? [h('span', { class: 'pin', title: 'Pinned', 'aria-hidden': 'true' }, '\u2605 '), h('span', { class: 'sr-only' }, 'Pinned: ')] : null,
-          title,
-          c.archived ? [' ', badge('archived', 'archived')] : null),
+          h('span', { class: 'title-text' }, title),
+          c.archived ? badge('archived', 'archived') : null),
         c.last_message_preview ? h('div', { class: 'row-sub chat-preview' }, c.last_message_preview) : null,
         h('div', { class: 'row-sub mono', title: c.cwd }, shortPath(c.cwd))),
       side,

@@ -297,6 +297,17 @@ class Dashboard(unittest.TestCase):
         screenshot(d, "10-chat")
         self.check_screen_accessible("chat")
 
+    def test_10b_a_failed_turn_shows_and_the_stream_stays_live(self):
+        self.needs_conversation()
+        d = self.driver
+        status, _ = self.server.api("POST", f"/api/conversations/{self.conversation_id}/messages", {"text": "#script\nsay Trying once\nfail"})
+        self.assertEqual(status, 202)
+        wait(d, lambda _: css(d, test_id("turn-error")), timeout=15, message="the failed turn is shown")
+        time.sleep(0.3)
+        self.assertEqual(text(self.by_test("stream-state")), "live", "a turn's error event is not a lost connection")
+        reconnects = self.all_by_test("reconnects")
+        self.assertTrue(not reconnects or not reconnects[0].is_displayed() or text(reconnects[0]) == "0")
+
     def test_11_auto_reply_panel(self):
         self.needs_conversation()
         d = self.driver

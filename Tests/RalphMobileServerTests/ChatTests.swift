@@ -245,6 +245,10 @@ struct ChatTests {
         #expect(ids == Array((lastSeen + 1)...(lastSeen + ids.count)), "no gap, no repeat after \(lastSeen): \(ids)")
         #expect(replay.first { $0.event != "status" }?.event == "turn_start")
         #expect((replay.last?.json["message"] as? String)?.contains("restarted") == true)
+        // What the phone had already shown of the cut reply is kept as a message (announced before the error).
+        let kept = try #require(replay.last { $0.event == "segment_end" }?.json["message_id"] as? String)
+        let stored = try await f.request(.GET, "/api/conversations/\(c.id)/messages", base: server.base).json(Page<ChatMessage>.self).items
+        #expect(stored.last?.id == kept && stored.last?.text == "Long job" && stored.last?.role == .assistant)
         try await f.send(c.id, "after the restart", base: server.base)
         let after = try await resumed.messages(until: "complete")
         #expect(after.compactMap { $0.id.flatMap(Int.init) }.first == (ids.last ?? lastSeen) + 1)

@@ -441,8 +441,9 @@ public struct ConversationMachine: Sendable {
     // MARK: - Recovery after a restart
 
     /// Settles what an earlier server left behind: turns it was running end in an error, approvals it was waiting for
-    /// are cancelled. Queued turns were given to `init` and start now.
-    public mutating func recover(interrupted turns: [Turn], pending approvals: [Approval], now: Date) -> [Action] {
+    /// are cancelled. Queued turns were given to `init` and start now. `unstoredText` is, per turn, the text it had
+    /// streamed (and clients had shown) since its last stored message: it becomes a message, so nothing shown is lost.
+    public mutating func recover(interrupted turns: [Turn], unstoredText: [String: String] = [:], pending approvals: [Approval], now: Date) -> [Action] {
         var actions: [Action] = []
         let stamp = Timestamp.format(now)
         for var approval in approvals {
@@ -454,6 +455,13 @@ public struct ConversationMachine: Sendable {
             actions.append(.emit(.permissionResolved(PermissionResolvedEvent(approvalId: approval.id, decision: "cancelled", by: "system", message: approval.message))))
         }
         for var turn in turns {
+            if let text = unstoredText[turn.id], !text.isEmpty {
+                let message = ChatMessage(id: makeID("m"), conversationId: conversation.id, turnId: turn.id, role: .assistant, text: text, createdAt: stamp)
+                conversation.messageCount += 1
+                conversation.lastMessagePreview = Self.preview(text)
+                actions.append(.save(.message(message)))
+                actions.append(.emit(.segmentEnd(SegmentEndEvent(turnId: turn.id, messageId: message.id))))
+            }
             turn.state = .error
             turn.error = "the server restarted during this turn"
             turn.endedAt = stamp

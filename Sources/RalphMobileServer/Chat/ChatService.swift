@@ -93,6 +93,25 @@ public final class ChatService: Sendable {
 
     // MARK: - Startup and shutdown
 
+    /// The text a turn streamed after its last stored message: its `chunk` events since its last `segment_end` or
+    /// `tool_start` (a server that stopped mid-sentence had sent them, but not stored them as a message yet).
+    func unstoredText(conversationID: String, turnID: String) async throws -> String {
+        let names: Set<String> = [ChatEventName.turnStart, ChatEventName.chunk, ChatEventName.segmentEnd, ChatEventName.toolStart]
+        var text = ""
+        var after = 0
+        while true {
+            let page = try await store.events(conversationID: conversationID, after: after, limit: 1000)
+            guard let last = page.last else { return text }
+            after = last.seq
+            for event in page where names.contains(event.name) {
+                guard let object = try? JSONSerialization.jsonObject(with: Data(event.data)) as? [String: Any],
+                    object["turn_id"] as? String == turnID
+                else { continue }
+                if event.name == ChatEventName.chunk { text += object["text"] as? String ?? "" } else { text = "" }
+            }
+        }
+    }
+
     /// Opens every conversation's stream and settles what a previous server left: running turns end with an error,
     /// pending approvals are cancelled, queued turns start (the agent resumed with `--resume`).
     func start() async throws {
@@ -107,8 +126,10 @@ public final class ChatService: Sendable {
             guard needsRecovery else { continue }
             let queued = turns.filter { $0.state == .queued }
             let running = turns.filter { $0.state == .running }
+            var unstored: [String: String] = [:]
+            for turn in running { unstored[turn.id] = try await unstoredText(conversationID: conversation.id, turnID: turn.id) }
             let worker = try await worker(for: conversation, queued: queued)
-            worker.enqueue { machine, now in machine.recover(interrupted: running, pending: approvals, now: now) }
+            worker.enqueue { [unstored] machine, now in machine.recover(interrupted: running, unstoredText: unstored, pending: approvals, now: now) }
             logger.notice(
                 "conversation \(conversation.id): recovered after a restart",
                 metadata: ["interrupted": "\(running.count)", "queued": "\(queued.count)", "cancelled_approvals": "\(approvals.count)"]

@@ -85,6 +85,9 @@ export function openStream(url, { events = {}, onState = () => {}, onEnd = () =>
   }
 
   function deliver(name, event) {
+    // A stream may name its own events `error` (a conversation's failed turn); EventSource also fires `error` for a
+    // lost connection, which is not data.
+    if (!(event instanceof MessageEvent)) return;
     const id = event.lastEventId;
     if (id !== undefined && id !== '') {
       const numeric = Number(id);
@@ -105,8 +108,8 @@ export function openStream(url, { events = {}, onState = () => {}, onEnd = () =>
       backoff = 1000;
       setState('live');
     };
-    source.onerror = () => {
-      if (closed) return;
+    source.onerror = (event) => {
+      if (closed || event instanceof MessageEvent) return;
       attempts += 1;
       if (source.readyState === EventSource.CLOSED) {
         // EventSource gave up for good (e.g. a 404 or 503 during a restart): try again ourselves, later.
@@ -159,7 +162,7 @@ class GlobalEvents {
 
   names() {
     return ['session.added', 'session.updated', 'session.removed', 'ready', 'approval.pending', 'approval.resolved',
-      'conversation.updated', 'conversation.removed'];
+      'conversation.updated', 'conversation.removed', 'auto_reply.notice'];
   }
 
   start() {

@@ -206,6 +206,11 @@ async function boot() {
     updateApprovalsBadge();
   });
   window.addEventListener('hashchange', route);
+  // A page kept in the back/forward cache must not hold its stream open: browsers allow 6 connections per server.
+  window.addEventListener('pagehide', () => globalEvents.stop());
+  window.addEventListener('pageshow', (event) => {
+    if (event.persisted && app.whoami) globalEvents.start();
+  });
   window.addEventListener('ralph:unauthorized', () => {
     if (!app.whoami) return;
     globalEvents.stop();

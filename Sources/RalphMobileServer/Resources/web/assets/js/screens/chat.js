@@ -6,9 +6,9 @@
 // event seen (ids only grow), so a reconnect or a server restart shows nothing twice and loses nothing.
 
 import { api, seg, openStream, globalEvents } from '../api.js';
-import { h, render, toast, showError, confirmDialog, badge, relTime, clockTime, dateTime, duration, number, field, busy } from '../ui.js';
+import { h, render, toast, showError, confirmDialog, badge, clockTime, dateTime, duration, number, field, busy } from '../ui.js';
 import { openApprovalSheet, toolSummary, prettyJSON, normalizeApproval, decisionWords } from '../approval-sheet.js';
-import { statusBadge, STATUS_WORDS, conversationTitle, conversationMenu, renameSheet } from './chats.js';
+import { statusBadge, conversationTitle, conversationMenu, renameSheet } from './chats.js';
 
 const MAX_TEXT_BYTES = 100000;
 const OUTPUT_PREVIEW = 4000;
@@ -768,9 +768,6 @@ export async function mount(view, params, app) {
 
   // MARK: Live
 
-  // The conversation's `error` event shares its name with EventSource's own error event, so openStream counts each one
-  // as a lost connection although the stream is open and just delivered it: put the state right here.
-  let messageErrors = 0;
   let lastInfo = { attempts: 0 };
   const showStreamState = (state, attempts) => {
     streamState.textContent = state;
@@ -779,16 +776,11 @@ export async function mount(view, params, app) {
     reconnects.textContent = String(attempts);
     reconnects.title = attempts + ' reconnects';
   };
+  // The conversation's own `error` event (a failed turn) arrives here like any other; openStream keeps EventSource's
+  // connection errors, which share the name, out of it.
   const events = Object.fromEntries(Object.entries(handlers).map(([name, fn]) => [name, (data) => {
     try { fn(data || {}); } catch (error) { console.error(name, error); }
   }]));
-  events.error = (data) => {
-    // openStream also hands EventSource's connection errors to this listener, with no data: those are not turn errors.
-    if (!data || typeof data !== 'object') return;
-    messageErrors += 1;
-    showStreamState('live', Math.max(0, lastInfo.attempts - messageErrors));
-    try { handlers.error(data || {}); } catch (error) { console.error('error', error); }
-  };
   let resumeAfter = page.last_event_id ?? 0;
   let attemptsBefore = 0;
   const startStream = () => {
@@ -796,7 +788,7 @@ export async function mount(view, params, app) {
       events,
       onState(state, info) {
         lastInfo = { ...info, attempts: attemptsBefore + info.attempts };
-        showStreamState(state, Math.max(0, lastInfo.attempts - messageErrors));
+        showStreamState(state, lastInfo.attempts);
       },
       onEnd() {
         composer?.disable('This conversation has ended.');

@@ -129,13 +129,13 @@ class Server:
         env = dict(os.environ, CLAUDE_CONFIG_DIR=os.path.join(self.workspace.dir, "claude"),
                    FAKE_CLAUDE_LOG=os.path.join(self.workspace.dir, "claude.log"))
         env.pop("RALPH_MOBILE_API_KEY", None)
-        log = open(self.log_path, "a")
-        self.process = subprocess.Popen(args, cwd=self.workspace.ws, stdout=log, stderr=log, env=env, start_new_session=True)
+        with open(self.log_path, "a") as log:
+            self.process = subprocess.Popen(args, cwd=self.workspace.ws, stdout=log, stderr=log, env=env, start_new_session=True)
         deadline = time.time() + 30
         pattern = re.compile(r"listening on http://[^:]+:(\d+)")
         while time.time() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError("the server exited at start:\n" + open(self.log_path).read()[-3000:])
+                raise RuntimeError("the server exited at start:\n" + self.log_tail())
             with open(self.log_path) as f:
                 matches = pattern.findall(f.read())
             if len(matches) > self.starts():
@@ -143,7 +143,11 @@ class Server:
                 self._starts = self.starts() + 1
                 return self
             time.sleep(0.05)
-        raise RuntimeError("the server did not start in 30 s:\n" + open(self.log_path).read()[-3000:])
+        raise RuntimeError("the server did not start in 30 s:\n" + self.log_tail())
+
+    def log_tail(self):
+        with open(self.log_path) as f:
+            return f.read()[-3000:]
 
     def starts(self):
         return getattr(self, "_starts", 0)
@@ -197,9 +201,9 @@ class Ralph:
 
     def __init__(self, workspace, prompt="Build the feature"):
         self.workspace = workspace
-        log = open(os.path.join(workspace.dir, "ralph.log"), "a")
-        self.process = subprocess.Popen([product("fake-ralph"), "run", "-c", "ralph.yml", "-p", prompt, "--autonomous", "--no-tui"],
-                                        cwd=workspace.ws, stdout=log, stderr=log, start_new_session=True)
+        with open(os.path.join(workspace.dir, "ralph.log"), "a") as log:
+            self.process = subprocess.Popen([product("fake-ralph"), "run", "-c", "ralph.yml", "-p", prompt, "--autonomous", "--no-tui"],
+                                            cwd=workspace.ws, stdout=log, stderr=log, start_new_session=True)
 
     def events_file(self):
         with open(os.path.join(self.workspace.ws, ".ralph", "current-events")) as f:

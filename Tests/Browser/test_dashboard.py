@@ -23,6 +23,11 @@ def click(element):
     element.click()
 
 
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
 def text(element):
     return (element.get_attribute("textContent") or "").strip()
 
@@ -134,6 +139,23 @@ class Dashboard(unittest.TestCase):
         self.assertTrue(text(row.find_element(By.CSS_SELECTOR, test_id("hat"))))
         screenshot(d, "02-sessions")
         self.check_screen_accessible("sessions")
+        # Keyboard: after a navigation the focus is on the screen's title, the next Tab goes into the content (the tab
+        # bar comes after it), the toolbar before the rows; the skip link jumps to the content without changing page.
+        self.assertEqual(d.switch_to.active_element.get_attribute("id"), "screen-title")
+        order = []
+        for _ in range(12):
+            d.switch_to.active_element.send_keys(Keys.TAB)
+            active = d.switch_to.active_element
+            order.append((active.get_attribute("data-test") or active.tag_name, d.execute_script("return !!arguments[0].closest('#view')", active)))
+        self.assertTrue(order[0][1], f"the first Tab stays in the content: {order}")
+        order = [name for name, _ in order]
+        self.assertIn("refresh", order)
+        self.assertLess(order.index("refresh"), next(i for i, el in enumerate(order) if el == "a"), "toolbar before the rows")
+        url = d.current_url
+        d.execute_script("document.querySelector('.skip-link').focus()")
+        d.switch_to.active_element.send_keys(Keys.ENTER)
+        wait(d, lambda _: d.switch_to.active_element.get_attribute("id") == "view", message="the skip link moves focus to the content")
+        self.assertEqual(d.current_url, url)
 
     def test_03_detail_streams_new_events(self):
         d = self.driver
@@ -191,13 +213,13 @@ class Dashboard(unittest.TestCase):
         d = self.driver
         click(self.by_test("pause"))
         wait(d, lambda _: self.mode_text() == "paused", message="the page shows paused")
-        state = open(f"/proc/{self.ralph.process.pid}/stat").read().split(")")[1].split()[0]
+        state = read(f"/proc/{self.ralph.process.pid}/stat").split(")")[1].split()[0]
         self.assertEqual(state, "T", "ralph is really stopped")
         self.assertEqual(self.server.api("GET", f"/api/sessions/{self.run_id}/status")[1]["mode"], "paused")
         screenshot(d, "05-session-paused")
         click(self.by_test("resume"))
         wait(d, lambda _: self.mode_text() == "live", message="the page shows live again")
-        state = open(f"/proc/{self.ralph.process.pid}/stat").read().split(")")[1].split()[0]
+        state = read(f"/proc/{self.ralph.process.pid}/stat").split(")")[1].split()[0]
         self.assertNotEqual(state, "T")
 
     def test_06_server_restart_resumes_without_duplicates(self):
@@ -292,7 +314,7 @@ class Dashboard(unittest.TestCase):
         wait(d, lambda _: "All done, 3 files." in text(self.by_test("messages")), timeout=15, message="the agent went on after the approval")
         self.assertTrue(self.all_by_test("tool-call"))
         wait(d, lambda _: not css(d, test_id("approval-sheet")), message="the sheet closed")
-        log = open(os.path.join(self.workspace.dir, "claude.log")).read()
+        log = read(os.path.join(self.workspace.dir, "claude.log"))
         self.assertIn('"behavior":"allow"', log.replace(" ", ""))
         screenshot(d, "10-chat")
         self.check_screen_accessible("chat")
@@ -346,7 +368,7 @@ class Dashboard(unittest.TestCase):
         self.by_test("deny-message").send_keys("Not in this folder")
         click(self.by_test("deny"))
         wait(d, lambda _: not css(d, test_id("approval-row")), timeout=15, message="the row leaves the inbox")
-        log = open(os.path.join(self.workspace.dir, "claude.log")).read()
+        log = read(os.path.join(self.workspace.dir, "claude.log"))
         self.assertIn("Not in this folder", log)
 
     def test_13_settings_and_theme(self):

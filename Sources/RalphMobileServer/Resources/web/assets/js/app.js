@@ -206,6 +206,11 @@ async function boot() {
     updateApprovalsBadge();
   });
   window.addEventListener('hashchange', route);
+  // The skip link's `#view` would be taken for a route: move the focus instead.
+  document.querySelector('.skip-link').addEventListener('click', (event) => {
+    event.preventDefault();
+    view.focus();
+  });
   // A page kept in the back/forward cache must not hold its stream open: browsers allow 6 connections per server.
   window.addEventListener('pagehide', () => globalEvents.stop());
   window.addEventListener('pageshow', (event) => {

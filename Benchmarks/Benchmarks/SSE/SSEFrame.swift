@@ -1,0 +1,1 @@
+../../../Sources/RalphMobileServer/Streaming/SSEFrame.swift

@@ -15,10 +15,13 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
     public var identity: CallerIdentity?
+    /// The event loop of the request's connection (streams write from it; see ``EventLoopExecutor``).
+    public let eventLoop: any EventLoop
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.remoteAddress = source.channel.remoteAddress
+        self.eventLoop = source.channel.eventLoop
         self.identity = nil
     }
 

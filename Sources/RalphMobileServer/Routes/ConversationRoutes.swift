@@ -150,6 +150,7 @@ struct ConversationRoutes {
         let hub = chat.chatHub
         let store = chat.store
         let logger = context.logger
+        let eventLoop = context.eventLoop
         return Response(
             status: .ok, headers: EventStreamRoutes.headers,
             body: ResponseBody { writer in
@@ -170,7 +171,7 @@ struct ConversationRoutes {
                                 try await writer.write(buffer)
                                 position = last.seq
                             }
-                            try await EventStreamRoutes.forward(queue, writer: &writer)
+                            try await EventStreamRoutes.forward(queue, writer: &writer, eventLoop: eventLoop)
                         } onGracefulShutdown: {
                             queue.close()
                         }

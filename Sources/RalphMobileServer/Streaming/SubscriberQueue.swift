@@ -110,6 +110,27 @@ final class SubscriberQueue: Sendable {
         return result
     }
 
+    /// Everything queued, oldest first, up to `limit` items, waiting for at least one; empty once the queue is
+    /// terminated and drained, or the task is cancelled. Lets a writer send a burst with one write.
+    func nextBatch(limit: Int = 512) async -> [Item] {
+        let immediate: [Item]? = state.withLock { state in
+            guard !state.cancelled, !state.items.isEmpty else { return nil }
+            return Self.take(&state.items, limit: limit)
+        }
+        if let immediate { return immediate }
+        guard let first = await next() else { return [] }
+        let rest = state.withLock { state in Self.take(&state.items, limit: limit - 1) }
+        return [first] + rest
+    }
+
+    private static func take(_ items: inout Deque<Item>, limit: Int) -> [Item] {
+        let count = min(limit, items.count)
+        guard count > 0 else { return [] }
+        let taken = Array(items.prefix(count))
+        items.removeFirst(count)
+        return taken
+    }
+
     /// The next item, or nil once the queue is terminated and drained, or the task is cancelled.
     func next() async -> Item? {
         await withTaskCancellationHandler {

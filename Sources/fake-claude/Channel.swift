@@ -29,6 +29,18 @@ final class Output: Sendable {
         write(bytes)
     }
 
+    /// Like ``emit(_:paced:)``, but builds the line after the pause from CLOCK_MONOTONIC read right before the write
+    /// (the `stamped` command: a latency probe).
+    func emitStamped(_ build: (Int64) -> JSONValue) {
+        guard format == .streamJSON else { return }
+        if delayMicroseconds > 0 { usleep(delayMicroseconds) }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        var bytes = JSONWriter.bytes(build(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)))
+        bytes.append(0x0A)
+        write(bytes)
+    }
+
     /// Writes a line that is not JSON (the `garbage` command).
     func emitRaw(_ text: String) {
         guard format == .streamJSON else { return }

@@ -26,6 +26,8 @@
 //                          deny → error tool_result with the message, listed in permission_denials;
 //                          deny with interrupt → the turn ends as interrupted
 //   tool-auto <Name> <json> tool_use and tool_result without asking
+//   stamped <tag> <count>  <count> text deltas "bench:<tag>:<n>:<CLOCK_MONOTONIC ns> ", each stamped right before its
+//                          line is written (a latency probe for the benchmarks), then the assistant text block
 //   sleep <seconds>        nothing for that long (an interrupt cuts it short)
 //   cost <usd>             the turn's total_cost_usd (default 0.001)
 //   fail <message>         result error_during_execution with errors [message]

@@ -117,6 +117,10 @@ struct Turn {
                 throw .failed("fake-claude: invalid JSON input for \(toolName): \(error)")
             }
             try tool(toolName, input: input, ask: name == "tool")
+        case "stamped":
+            let parts = rest.split(separator: " ").compactMap { Int($0) }
+            guard parts.count == 2, parts[0] >= 0, parts[1] > 0 else { throw .failed("fake-claude: `stamped` needs <tag> <count>") }
+            try stamped(tag: parts[0], count: parts[1])
         case "sleep":
             guard let seconds = Double(rest), seconds >= 0 else { throw .failed("fake-claude: `sleep` needs a number of seconds") }
             guard conversation.inbox.sleep(seconds) else { throw .interrupted }
@@ -150,6 +154,32 @@ struct Turn {
         for chunk in Self.wordChunks(text) {
             try checkInterrupt()
             streamEvent(["type": "content_block_delta", "index": .int(index), "delta": ["type": "text_delta", "text": .string(chunk)]])
+            outputTokens += 1
+        }
+        streamEvent(["type": "content_block_stop", "index": .int(index)])
+        assistant(["type": "text", "text": .string(text)])
+        lastText = text
+    }
+
+    /// Streams `count` text deltas `bench:<tag>:<n>:<CLOCK_MONOTONIC ns> `, each stamped right before it is written,
+    /// then the assistant text block (the stamps of the deltas).
+    private mutating func stamped(tag: Int, count: Int) throws(Stop) {
+        beginMessage()
+        let index = blockIndex
+        blockIndex += 1
+        streamEvent(["type": "content_block_start", "index": .int(index), "content_block": ["type": "text", "text": ""]])
+        var text = ""
+        for n in 0..<count {
+            try checkInterrupt()
+            guard partials else { break }
+            output.emitStamped { stamp in
+                let chunk = "bench:\(tag):\(n):\(stamp) "
+                text += chunk
+                return [
+                    "type": "stream_event", "session_id": sessionID, "parent_tool_use_id": nil, "uuid": .string(Self.uuid()),
+                    "event": ["type": "content_block_delta", "index": .int(index), "delta": ["type": "text_delta", "text": .string(chunk)]],
+                ]
+            }
             outputTokens += 1
         }
         streamEvent(["type": "content_block_stop", "index": .int(index)])

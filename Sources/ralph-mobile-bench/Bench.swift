@@ -26,7 +26,7 @@ struct Bench {
                 _exit(130)
             }
         }
-        let bench = Bench(options: options)
+        var bench = Bench(options: options)
         do {
             try await bench.run()
             Children.shared.stopAll()
@@ -84,68 +84,113 @@ struct Bench {
         for seq in 0..<options.resumeEvents {
             let line = EventFileAppender.recordLine(
                 topic: "bench.backlog", payload: "bench:\(resumePhase):\(seq):0", iteration: 1 + seq / 100, hat: "bench"
-            )
+            ) + [0x0A]
             _ = line.withUnsafeBytes { write(resumeFD, $0.baseAddress, $0.count) }
         }
         close(resumeFD)
 
-        // Our server.
-        let server = Child(
-            name: "ralph-mobile-server", executable: options.server,
-            arguments: ["--port", "0", "--workspace", liveWorkspace, "--workspace", resumeWorkspace, "--data-dir", root + "/data"],
-            directory: root
-        )
-        try server.start()
-        let port = Int(try server.waitFor(pattern: "listening on http://127\\.0\\.0\\.1:([0-9]+)", timeout: 30))!
+        // Our server; fake-claude (the claude CLI double, next to it) answers the chat figure.
+        setenv("FAKE_CLAUDE_DELAY_MS", String(options.chatIntervalMs), 1)
+        setenv("CLAUDE_CONFIG_DIR", root + "/claude", 1)
+        unsetenv("RALPH_MOBILE_API_KEY")
+        let workspaces = Workspaces(live: liveWorkspace, resume: resumeWorkspace, liveFile: live.eventsFile, resumeFile: resume.eventsFile)
+        let (server, port, liveID, resumeID) = try await startServer(workspaces, name: "data")
         note("server pid \(server.pid) on port \(port); file limit \(fileLimit)")
-        let (liveID, resumeID) = try await findSessions(port: port, live: live.eventsFile, resume: resume.eventsFile)
-        // Wait until the server has indexed the backlog.
-        let indexed = await waitUntil(timeout: 60, poll: 0.1) {
-            (try? eventCount(port: port, session: resumeID)).map { $0 >= options.resumeEvents } ?? false
-        }
-        guard indexed else { throw BenchError("the server did not index the \(options.resumeEvents)-event backlog within 60 s") }
-        try await Task.sleep(nanoseconds: 1_000_000_000)
-        let idleRSS = residentKB(pid: server.pid) ?? 0
 
         let nchan = try NchanServer(nginx: nginx, directory: root + "/nginx")
         try nchan.start()
         note("nginx + nchan pid \(nchan.child.pid) on port \(nchan.port)")
 
         let group = MultiThreadedEventLoopGroup(numberOfThreads: options.clientThreads)
-        defer { try? group.syncShutdownGracefully() }
-        let liveFD = open(live.eventsFile, O_WRONLY | O_APPEND | O_CLOEXEC)
-        guard liveFD >= 0 else { throw BenchError("cannot open \(live.eventsFile)") }
+        do {
+            try await measure(
+                group: group, port: port, nchan: nchan, workspaces: workspaces, liveID: liveID, resumeID: resumeID,
+                resumePhase: resumePhase
+            )
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+        try? await group.shutdownGracefully()
+        nchan.child.stop()
+        server.stop()
+        results.print()
+    }
+
+    struct Workspaces {
+        var live: String
+        var resume: String
+        var liveFile: String
+        var resumeFile: String
+    }
+
+    /// Starts a server on the bench workspaces (its own data directory) and waits until it has indexed both runs.
+    func startServer(_ workspaces: Workspaces, name: String) async throws -> (Child, Int, String, String) {
+        let fakeClaude = URL(fileURLWithPath: options.server).deletingLastPathComponent().appendingPathComponent("fake-claude").path
+        guard FileManager.default.isExecutableFile(atPath: fakeClaude) else {
+            throw BenchError("no fake-claude next to the server (build it: swift build -c release --product fake-claude)")
+        }
+        let server = Child(
+            name: "ralph-mobile-server", executable: options.server,
+            arguments: [
+                "--port", "0", "--workspace", workspaces.live, "--workspace", workspaces.resume, "--data-dir", root + "/" + name,
+                "--claude-command", fakeClaude,
+            ],
+            directory: root
+        )
+        try server.start()
+        let port = Int(try server.waitFor(pattern: "listening on http://127\\.0\\.0\\.1:([0-9]+)", timeout: 30))!
+        let (liveID, resumeID) = try await findSessions(port: port, live: workspaces.liveFile, resume: workspaces.resumeFile)
+        let indexed = await waitUntil(timeout: 60, poll: 0.1) {
+            (try? eventCount(port: port, session: resumeID)).map { $0 >= options.resumeEvents } ?? false
+        }
+        guard indexed else {
+            let seen = (try? eventCount(port: port, session: resumeID)).map(String.init) ?? "no answer"
+            throw BenchError("the server did not index the \(options.resumeEvents)-event backlog within 60 s (event_count: \(seen))")
+        }
+        return (server, port, liveID, resumeID)
+    }
+
+    mutating func measure(
+        group: MultiThreadedEventLoopGroup, port: Int, nchan: NchanServer, workspaces: Workspaces, liveID: String, resumeID: String,
+        resumePhase: Int
+    ) async throws {
+        let liveFD = open(workspaces.liveFile, O_WRONLY | O_APPEND | O_CLOEXEC)
+        guard liveFD >= 0 else { throw BenchError("cannot open \(workspaces.liveFile)") }
         defer { close(liveFD) }
         let publisher = try BlockingHTTP(port: nchan.port)
 
         let ours = Target.ours(port: port, path: "/api/sessions/\(liveID)/events?history=0", fd: liveFD)
         let theirs = Target.nchan(port: nchan.port, path: "/sub", publisher: publisher)
+        let conversation = try createConversation(port: port, cwd: workspaces.live)
 
         for run in 1...options.runs {
             note("run \(run)/\(options.runs)")
-            results.add("server_idle_rss", idleRSS, unit: "KB", target: nil, higherIsBetter: false, fresh: run == 1)
+            let (idle, perConnection) = try await idleMemory(workspaces, run: run, group: group)
+            results.add("5. server idle RSS (fresh server, 2 live runs)", Double(idle), unit: "KB", target: nil, higherIsBetter: false)
+            results.add("5. RSS per idle SSE connection (\(options.idleConnections) open)", perConnection, unit: "KB", target: 16, higherIsBetter: false)
             for clients in options.clientCounts {
                 let target: Double = clients <= 1 ? 2 : clients <= 100 ? 5 : 10
-                let a = try await latency(ours, clients: clients, group: group)
-                let b = try await latency(theirs, clients: clients, group: group)
-                note("\(clients) clients: ours p50 \(fmt(a.p50)) p99 \(fmt(a.p99)) max \(fmt(a.max)) ms; nchan p50 \(fmt(b.p50)) p99 \(fmt(b.p99)) max \(fmt(b.max)) ms")
-                results.add("sse_p50_ms_\(clients)_clients", a.p50, unit: "ms", target: nil, higherIsBetter: false)
-                results.add("sse_p99_ms_\(clients)_clients", a.p99, unit: "ms", target: target, higherIsBetter: false)
-                results.add("sse_max_ms_\(clients)_clients", a.max, unit: "ms", target: nil, higherIsBetter: false)
-                results.add("nchan_p50_ms_\(clients)_clients", b.p50, unit: "ms", target: nil, higherIsBetter: false)
-                results.add("nchan_p99_ms_\(clients)_clients", b.p99, unit: "ms", target: nil, higherIsBetter: false)
-                results.add("p99_ratio_vs_nchan_\(clients)_clients", a.p99 / max(b.p99, 0.001), unit: "x", target: 1.5, higherIsBetter: false)
+                let interval = max(options.intervalMs, Double(clients) / options.latencyLoad * 1000)
+                let a = try await latency(ours, clients: clients, intervalMs: interval, group: group)
+                let b = try await latency(theirs, clients: clients, intervalMs: interval, group: group)
+                note("\(clients) clients, an event every \(fmt(interval)) ms: ours p50 \(fmt(a.p50)) p99 \(fmt(a.p99)) max \(fmt(a.max)) ms; nchan p50 \(fmt(b.p50)) p99 \(fmt(b.p99)) max \(fmt(b.max)) ms")
+                results.add("1. append → SSE p50, \(clients) client\(clients == 1 ? "" : "s")", a.p50, unit: "ms", target: nil, higherIsBetter: false)
+                results.add("1. append → SSE p99, \(clients) client\(clients == 1 ? "" : "s")", a.p99, unit: "ms", target: target, higherIsBetter: false)
+                results.add("1. append → SSE max, \(clients) client\(clients == 1 ? "" : "s")", a.max, unit: "ms", target: nil, higherIsBetter: false)
+                results.add("2. nginx+nchan POST → EventSource p50, \(clients) client\(clients == 1 ? "" : "s")", b.p50, unit: "ms", target: nil, higherIsBetter: false)
+                results.add("2. nginx+nchan POST → EventSource p99, \(clients) client\(clients == 1 ? "" : "s")", b.p99, unit: "ms", target: nil, higherIsBetter: false)
+                results.add("2. our p99 / nchan p99, \(clients) client\(clients == 1 ? "" : "s")", a.p99 / max(b.p99, 0.001), unit: "x", target: 1.5, higherIsBetter: false)
             }
             let rate = try await saturation(ours, clients: options.saturationClients, events: options.saturationEvents, group: group)
-            results.add("deliveries_per_s_\(options.saturationClients)_clients", rate, unit: "events/s", target: 200_000, higherIsBetter: true)
+            results.add("3. deliveries/s at saturation, \(options.saturationClients) clients", rate, unit: "events/s", target: 200_000, higherIsBetter: true)
             let resumeMs = try await resumeTime(port: port, session: resumeID, phase: resumePhase, group: group)
-            results.add("resume_\(options.resumeEvents)_events_ms", resumeMs, unit: "ms", target: 200, higherIsBetter: false)
-            let perConnection = try await idleConnectionRSS(port: port, session: liveID, serverPID: server.pid, group: group)
-            results.add("rss_per_idle_sse_connection", perConnection, unit: "KB", target: 16, higherIsBetter: false)
+            results.add("4. resume \(options.resumeEvents) events behind (Last-Event-ID)", resumeMs, unit: "ms", target: 200, higherIsBetter: false)
+            let chat = try await chatLatency(port: port, conversation: conversation, group: group)
+            results.add("7. chat: CLI double line → chunk p50", chat.p50, unit: "ms", target: nil, higherIsBetter: false)
+            results.add("7. chat: CLI double line → chunk p99", chat.p99, unit: "ms", target: 5, higherIsBetter: false)
+            results.add("7. chat: CLI double line → chunk max", chat.max, unit: "ms", target: nil, higherIsBetter: false)
         }
-        nchan.child.stop()
-        server.stop()
-        results.print()
     }
 
     // MARK: Figures
@@ -171,7 +216,7 @@ struct Bench {
             let payload = "bench:\(phase):\(seq):\(stamp)"
             switch self {
             case .ours(_, _, let fd):
-                let line = EventFileAppender.recordLine(topic: "bench.tick", payload: payload, iteration: 1, hat: "bench")
+                let line = EventFileAppender.recordLine(topic: "bench.tick", payload: payload, iteration: 1, hat: "bench") + [0x0A]
                 let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
                 guard written == line.count else { throw BenchError("short write to the events file") }
             case .nchan(_, _, let publisher):
@@ -181,12 +226,22 @@ struct Bench {
         }
     }
 
+    /// Percentiles (nearest rank) of latencies in nanoseconds, in milliseconds.
     struct Latency {
         var p50 = 0.0, p99 = 0.0, max = 0.0
+
+        init(_ nanoseconds: [Int64]) {
+            let all = nanoseconds.sorted()
+            guard let last = all.last else { return }
+            func at(_ q: Double) -> Double { Double(all[Swift.min(all.count - 1, Swift.max(0, Int((q * Double(all.count)).rounded(.up)) - 1))]) / 1e6 }
+            p50 = at(0.5)
+            p99 = at(0.99)
+            max = Double(last) / 1e6
+        }
     }
 
     /// Connects `clients`, warms up until every client receives events, then publishes `events` paced events.
-    mutating func latency(_ target: Target, clients: Int, group: MultiThreadedEventLoopGroup) async throws -> Latency {
+    mutating func latency(_ target: Target, clients: Int, intervalMs: Double, group: MultiThreadedEventLoopGroup) async throws -> Latency {
         let tally = Tally()
         let (states, channels) = try await openSSEClients(
             group: group, host: "127.0.0.1", port: target.port, path: target.path, headers: [], count: clients, tally: tally
@@ -195,7 +250,7 @@ struct Bench {
         try await warmUp(target, clients: clients, tally: tally)
         let phase = nextPhase()
         tally.begin(phase: phase, record: true)
-        let interval = Int64(options.intervalMs * 1e6)
+        let interval = Int64(intervalMs * 1e6)
         var next = monotonicNanos()
         for seq in 0..<options.events {
             try target.publish(phase: phase, seq: seq)
@@ -208,12 +263,7 @@ struct Bench {
         guard complete, tally.received >= expected else {
             throw BenchError("\(target.path): \(tally.received) of \(expected) deliveries arrived (\(tally.closed) connections closed)")
         }
-        var all: [Int64] = []
-        all.reserveCapacity(expected)
-        for state in states { all += state.latencies }
-        all.sort()
-        func at(_ q: Double) -> Double { Double(all[Swift.min(all.count - 1, Int((q * Double(all.count)).rounded(.up)) - 1)]) / 1e6 }
-        return Latency(p50: at(0.5), p99: at(0.99), max: Double(all.last!) / 1e6)
+        return Latency(states.flatMap(\.latencies))
     }
 
     /// Publishes single events until every client has received `rounds` of them in a row (subscriptions in place).
@@ -273,50 +323,104 @@ struct Bench {
         return elapsed
     }
 
-    func idleConnectionRSS(port: Int, session: String, serverPID: Int32, group: MultiThreadedEventLoopGroup) async throws -> Double {
-        try await Task.sleep(nanoseconds: 500_000_000)
-        guard let before = residentKB(pid: serverPID) else { throw BenchError("cannot read /proc/\(serverPID)/status") }
+    /// A fresh server (so no earlier measurement's heap is counted): its RSS once idle, then the RSS each of
+    /// `idleConnections` open SSE streams adds.
+    func idleMemory(_ workspaces: Workspaces, run: Int, group: MultiThreadedEventLoopGroup) async throws -> (Int, Double) {
+        let (server, port, liveID, _) = try await startServer(workspaces, name: "idle-\(run)")
+        defer { server.stop() }
+        try await Task.sleep(nanoseconds: 1_000_000_000)
+        guard let before = residentKB(pid: server.pid) else { throw BenchError("cannot read /proc/\(server.pid)/status") }
         let tally = Tally()
         let count = options.idleConnections
         let (_, channels) = try await openSSEClients(
-            group: group, host: "127.0.0.1", port: port, path: "/api/sessions/\(session)/events?history=0", headers: [],
+            group: group, host: "127.0.0.1", port: port, path: "/api/sessions/\(liveID)/events?history=0", headers: [],
             count: count, tally: tally
         )
         let connected = await waitUntil(timeout: 30) { tally.connected >= count }
-        guard connected else { throw BenchError("idle connections: \(tally.connected) of \(count) answered") }
+        guard connected else {
+            await closeAll(channels)
+            throw BenchError("idle connections: \(tally.connected) of \(count) answered")
+        }
         try await Task.sleep(nanoseconds: 1_000_000_000)
-        guard let after = residentKB(pid: serverPID) else { throw BenchError("cannot read /proc/\(serverPID)/status") }
+        let after = residentKB(pid: server.pid)
         await closeAll(channels)
+        guard let after else { throw BenchError("cannot read /proc/\(server.pid)/status") }
         let per = Double(after - before) / Double(count)
-        note("idle connections: RSS \(before) KB → \(after) KB with \(count) connections = \(fmt(per)) KB each")
-        return per
+        note("fresh server: idle RSS \(before) KB; \(after) KB with \(count) idle SSE connections = \(fmt(per)) KB each")
+        return (before, per)
+    }
+
+    /// A conversation with the claude double in the live workspace.
+    func createConversation(port: Int, cwd: String) throws -> String {
+        let http = try BlockingHTTP(port: port)
+        let body = try JSONSerialization.data(withJSONObject: ["cwd": cwd, "title": "bench"])
+        let response = try http.request(method: "POST", path: "/api/conversations") { Array(body) }
+        guard (200..<300).contains(response.status),
+            let object = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any], let id = object["id"] as? String
+        else {
+            throw BenchError("POST /api/conversations answered \(response.status): \(String(decoding: response.body, as: UTF8.self))")
+        }
+        return id
+    }
+
+    /// The claude double streams `chatChunks` text deltas, each stamped right before it is written to its stdout;
+    /// a client of the conversation's event stream takes each `chunk`'s latency.
+    mutating func chatLatency(port: Int, conversation: String, group: MultiThreadedEventLoopGroup) async throws -> Latency {
+        let tally = Tally()
+        let phase = nextPhase()
+        tally.begin(phase: phase, record: true)
+        let (states, channels) = try await openSSEClients(
+            group: group, host: "127.0.0.1", port: port, path: "/api/conversations/\(conversation)/events", headers: [], count: 1,
+            tally: tally
+        )
+        let connected = await waitUntil(timeout: 10) { tally.connected >= 1 }
+        guard connected else {
+            await closeAll(channels)
+            throw BenchError("chat: the conversation's event stream did not answer")
+        }
+        let http = try BlockingHTTP(port: port)
+        let body = try JSONSerialization.data(withJSONObject: ["text": "#script\nstamped \(phase) \(options.chatChunks)"])
+        let response = try http.request(method: "POST", path: "/api/conversations/\(conversation)/messages") { Array(body) }
+        guard (200..<300).contains(response.status) else {
+            await closeAll(channels)
+            throw BenchError("chat: POST messages answered \(response.status): \(String(decoding: response.body, as: UTF8.self))")
+        }
+        let complete = await waitUntil(timeout: 60) { tally.received >= options.chatChunks || tally.closed > 0 }
+        await closeAll(channels)
+        guard complete, tally.received >= options.chatChunks else {
+            throw BenchError("chat: \(tally.received) of \(options.chatChunks) stamped chunks arrived")
+        }
+        let latency = Latency(states.flatMap(\.latencies))
+        note("chat: \(options.chatChunks) chunks (a delta every \(options.chatIntervalMs) ms): p50 \(fmt(latency.p50)) p99 \(fmt(latency.p99)) max \(fmt(latency.max)) ms")
+        return latency
     }
 
     // MARK: Helpers
 
+    /// The runs' ids (a hash of the canonical file path), once the server lists them.
     func findSessions(port: Int, live: String, resume: String) async throws -> (String, String) {
-        var ids: (String?, String?) = (nil, nil)
+        func id(_ path: String) -> String {
+            RunID.make(forPath: URL(fileURLWithPath: path).resolvingSymlinksInPath().path)
+        }
+        let ids = (id(live), id(resume))
         let found = await waitUntil(timeout: 30, poll: 0.1) {
             guard let http = try? BlockingHTTP(port: port), let response = try? http.request(method: "GET", path: "/api/sessions"),
                 let list = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [[String: Any]]
             else { return false }
-            for session in list {
-                guard let path = session["path"] as? String, let id = session["id"] as? String else { continue }
-                if path.hasSuffix(URL(fileURLWithPath: live).lastPathComponent) && path.contains("/live/") { ids.0 = id }
-                if path.hasSuffix(URL(fileURLWithPath: resume).lastPathComponent) && path.contains("/resume/") { ids.1 = id }
-            }
-            return ids.0 != nil && ids.1 != nil
+            let listed = Set(list.compactMap { $0["id"] as? String })
+            return listed.contains(ids.0) && listed.contains(ids.1)
         }
-        guard found, let a = ids.0, let b = ids.1 else { throw BenchError("the server did not list both bench runs within 30 s") }
-        return (a, b)
+        guard found else { throw BenchError("the server did not list both bench runs (\(ids.0), \(ids.1)) within 30 s") }
+        return ids
     }
 }
 
+/// The run's `event_count` in `GET /api/sessions`.
 func eventCount(port: Int, session: String) throws -> Int {
     let http = try BlockingHTTP(port: port)
-    let response = try http.request(method: "GET", path: "/api/sessions/\(session)/status")
-    let object = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
-    return (object?["event_count"] as? Int) ?? 0
+    let response = try http.request(method: "GET", path: "/api/sessions")
+    let list = try JSONSerialization.jsonObject(with: Data(response.body)) as? [[String: Any]]
+    return (list?.first { ($0["id"] as? String) == session }?["event_count"] as? Int) ?? 0
 }
 
 func sleepUntil(_ deadline: Int64) {
@@ -339,17 +443,12 @@ struct Results {
     }
     var figures: [Figure] = []
 
-    mutating func add(_ name: String, _ value: Double, unit: String, target: Double?, higherIsBetter: Bool, fresh: Bool = true) {
+    mutating func add(_ name: String, _ value: Double, unit: String, target: Double?, higherIsBetter: Bool) {
         if let i = figures.firstIndex(where: { $0.name == name }) {
             figures[i].values.append(value)
         } else {
             figures.append(Figure(name: name, unit: unit, target: target, higherIsBetter: higherIsBetter, values: [value]))
         }
-    }
-
-    mutating func add(_ name: String, _ value: Int, unit: String, target: Double?, higherIsBetter: Bool, fresh: Bool) {
-        guard fresh else { return }
-        add(name, Double(value), unit: unit, target: target, higherIsBetter: higherIsBetter)
     }
 
     func print() {
@@ -380,7 +479,13 @@ struct Options {
     var clientCounts = [1, 100, 1000]
     var events = 300
     var warmupEvents = 20
+    /// Shortest pause between two published events in the latency figures.
     var intervalMs = 5.0
+    /// Deliveries per second offered in the latency figures (the pause grows with the client count, so latency is
+    /// measured below saturation; saturation has its own figure).
+    var latencyLoad = 50_000.0
+    var chatChunks = 300
+    var chatIntervalMs = 5
     var saturationClients = 1000
     var saturationEvents = 1000
     var resumeEvents = 10_000
@@ -390,6 +495,7 @@ struct Options {
 
     static let usage = """
         usage: ralph-mobile-bench [--server PATH] [--runs N] [--clients 1,100,1000] [--events N] [--interval-ms MS]
+                                  [--latency-load DELIVERIES_PER_S] [--chat-chunks N] [--chat-interval-ms MS]
                                   [--saturation-clients N] [--saturation-events N] [--resume-events N]
                                   [--idle-connections N] [--client-threads N] [--install]
         Prints one JSON line per figure: {"figure","value"(median),"unit","target","met","min","median","max","runs"}.
@@ -422,6 +528,11 @@ struct Options {
             case "--interval-ms":
                 guard let ms = Double(try value(flag)), ms >= 0 else { throw BenchError("--interval-ms needs a number") }
                 intervalMs = ms
+            case "--latency-load":
+                guard let load = Double(try value(flag)), load > 0 else { throw BenchError("--latency-load needs a positive number") }
+                latencyLoad = load
+            case "--chat-chunks": chatChunks = try int(flag)
+            case "--chat-interval-ms": chatIntervalMs = try int(flag)
             case "--saturation-clients": saturationClients = try int(flag)
             case "--saturation-events": saturationEvents = try int(flag)
             case "--resume-events": resumeEvents = try int(flag)

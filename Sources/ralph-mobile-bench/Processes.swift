@@ -153,7 +153,8 @@ final class BlockingHTTP {
     /// Sends one request; `beforeSend` runs right before the bytes go out (the publisher's stamp).
     func request(method: String, path: String, body: (() -> [UInt8])? = nil) throws -> (status: Int, body: [UInt8]) {
         let payload = body?() ?? []
-        var bytes = Array("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(payload.count)\r\n\r\n".utf8)
+        let type = payload.first == UInt8(ascii: "{") ? "Content-Type: application/json\r\n" : ""
+        var bytes = Array("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(type)Content-Length: \(payload.count)\r\n\r\n".utf8)
         bytes += payload
         var sent = 0
         while sent < bytes.count {

@@ -119,39 +119,43 @@ final class SSEHandler: ChannelInboundHandler, @unchecked Sendable {
         }
         guard line.starts(with: Self.dataPrefix) else { return }
         state.dataLines += 1
-        // Find "bench:" and read three numbers separated by ':'.
+        // Every "bench:<phase>:<seq>:<ns>" in the line (a chat chunk may carry several deltas).
         let n = line.count, m = Self.marker.count
-        guard n > m else { return }
-        var start = -1
         var i = 0
-        while i <= n - m {
-            if line[i] == UInt8(ascii: "b") && line[i + 1] == UInt8(ascii: "e") && line[i + 2] == UInt8(ascii: "n")
-                && line[i + 3] == UInt8(ascii: "c") && line[i + 4] == UInt8(ascii: "h") && line[i + 5] == UInt8(ascii: ":")
-            {
-                start = i + m
-                break
+        while i + m <= n {
+            guard line[i] == UInt8(ascii: "b"), line[i + 1] == UInt8(ascii: "e"), line[i + 2] == UInt8(ascii: "n"),
+                line[i + 3] == UInt8(ascii: "c"), line[i + 4] == UInt8(ascii: "h"), line[i + 5] == UInt8(ascii: ":")
+            else {
+                i += 1
+                continue
             }
-            i += 1
-        }
-        guard start >= 0 else { return }
-        var numbers: [Int64] = [0, 0, 0]
-        var index = 0
-        var j = start
-        while j < n && index < 3 {
-            let byte = line[j]
-            if byte >= 48 && byte <= 57 {
-                numbers[index] = numbers[index] * 10 + Int64(byte - 48)
-            } else if byte == UInt8(ascii: ":") {
-                index += 1
-            } else {
-                break
+            var numbers: (Int64, Int64, Int64) = (0, 0, 0)
+            var index = 0
+            var j = i + m
+            var digits = 0
+            while j < n && index < 3 {
+                let byte = line[j]
+                if byte >= 48 && byte <= 57 {
+                    let digit = Int64(byte - 48)
+                    switch index {
+                    case 0: numbers.0 = numbers.0 * 10 + digit
+                    case 1: numbers.1 = numbers.1 * 10 + digit
+                    default: numbers.2 = numbers.2 * 10 + digit
+                    }
+                    digits += 1
+                } else if byte == UInt8(ascii: ":") && index < 2 {
+                    index += 1
+                } else {
+                    break
+                }
+                j += 1
             }
-            j += 1
-        }
-        guard index == 2 else { return }
-        let now = monotonicNanos()
-        if tally.count(phase: Int(numbers[0])) {
-            state.latencies.append(now - numbers[2])
+            i = j
+            guard index == 2, digits > 0 else { continue }
+            let now = monotonicNanos()
+            if tally.count(phase: Int(numbers.0)) {
+                state.latencies.append(now - numbers.2)
+            }
         }
     }
 }

@@ -7,7 +7,7 @@ import RalphAPI
 import RalphFiles
 
 let lineCount = 1_000
-let configuration = Benchmark.Configuration(
+nonisolated(unsafe) let configuration = Benchmark.Configuration(
     metrics: [.throughput, .wallClock, .cpuTotal, .mallocCountTotal, .peakMemoryResident],
     scalingFactor: .kilo,
     maxDuration: .seconds(2),

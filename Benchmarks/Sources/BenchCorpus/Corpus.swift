@@ -1,3 +1,5 @@
+import Foundation
+
 /// Real ralph event lines (the shapes in Tests/RalphFilesTests/EventCodecTests.swift and written by
 /// RalphSimulator's RalphRunWriter/DemoLoop): orchestrator records, `ralph emit` lines, an object payload,
 /// a token report and a multi-line `loop.terminate` record.

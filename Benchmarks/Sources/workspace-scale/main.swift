@@ -298,12 +298,12 @@ final class HTTPConnection {
 
 // MARK: - Server process
 
-final class ServerProcess {
+final class ServerProcess: @unchecked Sendable {
     let process = Process()
     let output = Pipe()
     private let lock = NSLock()
     private var text = ""
-    let startedAt: Double
+    private(set) var startedAt: Double = 0
 
     init(server: String, workspace: String, dataDir: String) {
         process.executableURL = URL(fileURLWithPath: server)

@@ -169,6 +169,8 @@ struct Bench {
             let (idle, perConnection) = try await idleMemory(workspaces, run: run, group: group)
             results.add("5. server idle RSS (fresh server, 2 live runs)", Double(idle), unit: "KB", target: nil, higherIsBetter: false)
             results.add("5. RSS per idle SSE connection (\(options.idleConnections) open)", perConnection, unit: "KB", target: 16, higherIsBetter: false)
+            let keptAlive = try await keepAliveMemory(workspaces, run: run)
+            results.add("5. for scale: RSS per idle kept-alive HTTP connection, no stream (\(options.idleConnections) open)", keptAlive, unit: "KB", target: nil, higherIsBetter: false)
             for clients in options.clientCounts {
                 let target: Double = clients <= 1 ? 2 : clients <= 100 ? 5 : 10
                 let interval = max(options.intervalMs, Double(clients) / options.latencyLoad * 1000)
@@ -348,6 +350,29 @@ struct Bench {
         let per = Double(after - before) / Double(count)
         note("fresh server: idle RSS \(before) KB; \(after) KB with \(count) idle SSE connections = \(fmt(per)) KB each")
         return (before, per)
+    }
+
+    /// What the HTTP server itself keeps per connection: a fresh server, `idleConnections` connections that each made
+    /// one request (`GET /api/health`) and stay open, idle. The floor under the per-stream figure.
+    func keepAliveMemory(_ workspaces: Workspaces, run: Int) async throws -> Double {
+        let (server, port, _, _) = try await startServer(workspaces, name: "keepalive-\(run)")
+        defer { server.stop() }
+        try await Task.sleep(nanoseconds: 1_000_000_000)
+        guard let before = residentKB(pid: server.pid) else { throw BenchError("cannot read /proc/\(server.pid)/status") }
+        var connections: [BlockingHTTP] = []
+        connections.reserveCapacity(options.idleConnections)
+        for _ in 0..<options.idleConnections {
+            let connection = try BlockingHTTP(port: port)
+            let response = try connection.request(method: "GET", path: "/api/health")
+            guard response.status == 200 else { throw BenchError("GET /api/health answered \(response.status)") }
+            connections.append(connection)
+        }
+        try await Task.sleep(nanoseconds: 1_000_000_000)
+        guard let after = residentKB(pid: server.pid) else { throw BenchError("cannot read /proc/\(server.pid)/status") }
+        let per = Double(after - before) / Double(connections.count)
+        note("fresh server: \(before) KB; \(after) KB with \(connections.count) idle kept-alive connections = \(fmt(per)) KB each")
+        connections.removeAll()
+        return per
     }
 
     /// A conversation with the claude double in the live workspace.

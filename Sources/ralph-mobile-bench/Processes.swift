@@ -150,7 +150,7 @@ final class BlockingHTTP {
 
     deinit { close(fd) }
 
-    /// Sends one request; `beforeSend` runs right before the bytes go out (the publisher's stamp).
+    /// Sends one request; `body` builds the payload right before the bytes go out (the publisher's stamp is in it).
     func request(method: String, path: String, body: (() -> [UInt8])? = nil) throws -> (status: Int, body: [UInt8]) {
         let payload = body?() ?? []
         let type = payload.first == UInt8(ascii: "{") ? "Content-Type: application/json\r\n" : ""

@@ -177,6 +177,35 @@ struct FakeClaudeTests {
         #expect(FileManager.default.fileExists(atPath: sessionFile))
     }
 
+    @Test("stamped streams one delta per line carrying CLOCK_MONOTONIC read when it was written (the bench's probe)")
+    func stampedDeltas() async throws {
+        let home = try FakeClaudeHome()
+        defer { home.remove() }
+        var claude = try home.start()
+        _ = await claude.initLine()
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let before = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+        claude.send(Self.script("stamped 7 5"))
+        let outputs = await claude.turn()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let after = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+        let deltas = outputs.compactMap { output -> String? in if case .textDelta(let text, _) = output { text } else { nil } }
+        #expect(deltas.count == 5)
+        var previous = before
+        for (n, delta) in deltas.enumerated() {
+            let parts = delta.trimmingCharacters(in: .whitespaces).split(separator: ":")
+            #expect(parts.count == 4 && parts[0] == "bench" && parts[1] == "7" && parts[2] == Substring(String(n)))
+            let stamp = try #require(Int64(parts[3]))
+            #expect(stamp >= previous && stamp <= after)
+            previous = stamp
+        }
+        #expect(outputs.texts == [deltas.joined()])
+        #expect(outputs.result?.subtype == "success")
+        claude.send(Self.script("stamped 1 0"))
+        #expect(await claude.turn().result?.isError == true)
+    }
+
     @Test("a tool turn answered allow: the original input is sent back and the tool runs")
     func allowTool() async throws {
         let home = try FakeClaudeHome()

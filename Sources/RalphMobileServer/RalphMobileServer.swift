@@ -81,6 +81,7 @@ public struct RalphMobileServer: Sendable {
         catalogConfiguration.rescanInterval = configuration.rescanInterval
         catalogConfiguration.livenessInterval = configuration.livenessInterval
         catalogConfiguration.useInotify = configuration.useInotify
+        catalogConfiguration.indexDirectory = configuration.dataDirectory + "/run-index"
         var catalogLogger = logger
         catalogLogger[metadataKey: "area"] = "catalog"
         catalog = RunCatalog(configuration: catalogConfiguration, logger: catalogLogger)
@@ -233,6 +234,6 @@ struct BackgroundService: Service {
         hub.closeAll()
         chat.chatHub.closeAll()
         await chat.shutdown()
-        catalog.stop()
+        await catalog.stopAndWait()
     }
 }

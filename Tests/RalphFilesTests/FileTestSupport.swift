@@ -92,8 +92,9 @@ struct WaitTimeout: Error, CustomStringConvertible {
 }
 
 /// Starts a catalog over `roots` and waits for its first pass.
-func startCatalog(_ roots: [String], inotify: Bool = true, observer: ChangeRecorder? = nil) async -> RunCatalog {
+func startCatalog(_ roots: [String], inotify: Bool = true, observer: ChangeRecorder? = nil, indexDirectory: String? = nil) async -> RunCatalog {
     var configuration = RunCatalog.Configuration(roots: roots)
+    configuration.indexDirectory = indexDirectory
     configuration.useInotify = inotify
     configuration.pollInterval = 0.2
     configuration.rescanInterval = 0.5

@@ -21,6 +21,13 @@ final class CatalogEngine {
         var lastSize = -1
         /// The file's first bytes as last read: a file rewritten in place (same inode, not shorter) shows up here.
         var head: [UInt8] = []
+        /// The bytes that end at the splitter's line start (up to ``RunIndexStore/tailSize``), read with the lines
+        /// themselves: what an index entry checks the file against.
+        var end: [UInt8] = []
+        /// What the on-disk index holds for this run (nil: nothing current).
+        var indexed: (lineCount: Int, generation: Int)?
+
+        var needsIndexing: Bool { indexed?.lineCount != lineCount || indexed?.generation != generation }
 
         init(location: RunLocation, maxLineBytes: Int) {
             self.location = location
@@ -50,6 +57,11 @@ final class CatalogEngine {
     var dirtyStateDirectories = Set<String>()
     var needsRescan = false
     let buffer: UnsafeMutableRawBufferPointer
+    var index: RunIndexStore?
+    /// Runs whose index entry is to be written, a few per pass of the loop so live events never wait long.
+    var indexQueue: [String] = []
+    /// First discovery: runs restored from the index and runs folded from their files, for the ready log.
+    var startup = (ready: false, total: 0, restored: 0, folded: 0, lines: 0, lastProgress: 0.0)
     static let chunkSize = 1 << 20
     /// Per call, so one fast writer cannot starve the other runs.
     static let maxBytesPerRead = 64 << 20
@@ -73,23 +85,52 @@ final class CatalogEngine {
             if inotify == nil { logger.warning("inotify unavailable; watching by polling every \(configuration.pollInterval)s") }
         }
         #endif
+        if let directory = configuration.indexDirectory {
+            let store = RunIndexStore(directory: directory)
+            do {
+                try store.prepare()
+                index = store
+            } catch {
+                logger.warning("run index unavailable; every start folds every run file", metadata: ["error": "\(error)"])
+            }
+        }
+        let started = Date()
         rescan()
         probeLiveness(all: true)
+        startup.ready = true
+        if let index {
+            // Entries of runs that are gone are dropped; runs folded from their files are written in the background.
+            let stored = index.storedIDs()
+            for id in stored where tails[id] == nil { index.remove(id: id) }
+            indexQueue = tails.values.filter(\.needsIndexing).map(\.location.id).sorted()
+        }
+        let report = RunCatalog.StartupReport(
+            runs: tails.count, restoredFromIndex: startup.restored, folded: startup.folded, linesRead: startup.lines,
+            seconds: Date().timeIntervalSince(started)
+        )
         let waiters = catalog.shared.withLock { s -> [CheckedContinuation<Void, Never>] in
+            s.startupReport = report
             s.ready = true
             defer { s.readyWaiters = [] }
             return s.readyWaiters
         }
         waiters.forEach { $0.resume() }
-        logger.info("catalog ready", metadata: ["runs": "\(tails.count)", "roots": "\(configuration.roots.joined(separator: ", "))"])
+        logger.info(
+            "catalog ready",
+            metadata: [
+                "runs": "\(report.runs)", "from-index": "\(report.restoredFromIndex)", "folded": "\(report.folded)", "lines-read": "\(report.linesRead)",
+                "seconds": "\(String(format: "%.2f", report.seconds))", "roots": "\(configuration.roots.joined(separator: ", "))",
+            ]
+        )
 
         let now = { Date().timeIntervalSince1970 }
         var nextPoll = now() + configuration.pollInterval
         var nextRescan = now() + configuration.rescanInterval
         var nextLiveness = now() + configuration.livenessInterval
+        var nextIndexSave = now() + configuration.indexInterval
         while true {
-            let pending = !dirtyRuns.isEmpty || !dirtyStateDirectories.isEmpty || needsRescan
-            let wait = pending ? 0 : max(0, min(nextPoll, nextRescan, nextLiveness) - now())
+            let pending = !dirtyRuns.isEmpty || !dirtyStateDirectories.isEmpty || needsRescan || !indexQueue.isEmpty
+            let wait = pending ? 0 : max(0, min(nextPoll, nextRescan, nextLiveness, index == nil ? .infinity : nextIndexSave) - now())
             waitForActivity(timeout: wait)
             let (stop, catchUps, pauses, rescanRequested, syncWaiters) = catalog.shared.withLock { s in
                 defer {
@@ -149,6 +190,19 @@ final class CatalogEngine {
             } else if !dirtyStateDirectories.isEmpty {
                 probeLiveness(all: false)
             }
+            if index != nil {
+                if t >= nextIndexSave {
+                    let queued = Set(indexQueue)
+                    indexQueue += tails.values.filter { $0.needsIndexing && !queued.contains($0.location.id) }.map(\.location.id)
+                    nextIndexSave = t + configuration.indexInterval
+                }
+                saveQueuedIndexEntries(budget: 0.02)
+            }
+        }
+        if index != nil {
+            // What changed since the last save, so the next start reads only what is appended after this moment.
+            indexQueue = tails.values.filter(\.needsIndexing).map(\.location.id)
+            saveQueuedIndexEntries(budget: .infinity)
         }
         let (waiting, pausing, syncing) = catalog.shared.withLock { s in
             defer {
@@ -161,6 +215,12 @@ final class CatalogEngine {
         waiting.forEach { $0.continuation.resume() }
         pausing.forEach { $0.continuation.resume() }
         syncing.forEach { $0.resume() }
+        let finishWaiters = catalog.shared.withLock { s in
+            s.finished = true
+            defer { s.finishWaiters = [] }
+            return s.finishWaiters
+        }
+        finishWaiters.forEach { $0.resume() }
         logger.debug("catalog thread stopped")
     }
 
@@ -262,6 +322,7 @@ final class CatalogEngine {
             stateDirectories[path] = nil
         }
         let newLocations = found.values.filter { tails[$0.id] == nil }.sorted { $0.file < $1.file }
+        if !startup.ready { startup.total += newLocations.count }
         for location in newLocations {
             addRun(location)
         }
@@ -305,7 +366,21 @@ final class CatalogEngine {
             snapshot.config = state.config
         }
         catalog.shared.withLock { $0.runs[location.id] = snapshot }
+        let restored = restoreFromIndex(tail)
+        let linesBefore = tail.lineCount
         _ = readNew(tail, announce: false)
+        if !startup.ready {
+            if restored { startup.restored += 1 } else { startup.folded += 1 }
+            startup.lines += tail.lineCount - linesBefore
+            let t = Date().timeIntervalSince1970
+            if t - startup.lastProgress >= 2 {
+                startup.lastProgress = t
+                logger.info(
+                    "indexing runs",
+                    metadata: ["done": "\(startup.restored + startup.folded) of \(startup.total)", "from-index": "\(startup.restored)", "lines-read": "\(startup.lines)"]
+                )
+            }
+        }
         if let added = catalog.snapshot(id: location.id) {
             logger.debug("run added", metadata: ["id": "\(location.id)", "file": "\(location.file)", "lines": "\(added.state.lineCount)"])
             observer?.catalogDidChange(.added(added))
@@ -314,6 +389,7 @@ final class CatalogEngine {
 
     func removeRun(_ id: String) {
         guard tails.removeValue(forKey: id) != nil else { return }
+        index?.remove(id: id)
         catalog.shared.withLock { _ = $0.runs.removeValue(forKey: id) }
         dirtyRuns.remove(id)
         logger.debug("run removed", metadata: ["id": "\(id)"])
@@ -441,6 +517,10 @@ final class CatalogEngine {
         tail.lastSize = status.size
         if tail.head.count < Self.headSize, tail.splitter.offset > tail.head.count {
             tail.head = Self.readHead(fd: fd, count: min(Self.headSize, tail.splitter.offset))
+        }
+        if index != nil {
+            let lineStart = tail.splitter.lineStart
+            tail.end = Self.readBytes(fd: fd, count: min(RunIndexStore.tailSize, lineStart), endingAt: lineStart) ?? []
         }
         if reset {
             if let snapshot = catalog.snapshot(id: id) { observer?.catalogDidChange(.reset(snapshot)) }

@@ -32,6 +32,10 @@ public final class RunCatalog: Sendable {
         public var maxLineBytes = 64 << 20
         /// Use inotify (false forces polling, for tests of the fallback).
         public var useInotify = true
+        /// Where to keep the on-disk index of folded run state (nil: none, every start folds every run file).
+        public var indexDirectory: String?
+        /// How often changed runs are written to the index (and once more when the catalog stops).
+        public var indexInterval: Double = 30
 
         public init(roots: [String]) {
             self.roots = roots
@@ -58,8 +62,21 @@ public final class RunCatalog: Sendable {
         case ambiguous([String])
     }
 
+    /// How the first discovery went.
+    public struct StartupReport: Sendable, Equatable {
+        public var runs: Int
+        /// Runs whose state came from the on-disk index (only their appended lines were read).
+        public var restoredFromIndex: Int
+        /// Runs folded from the start of their files.
+        public var folded: Int
+        /// Lines read from run files (appended ones only, for restored runs).
+        public var linesRead: Int
+        public var seconds: Double
+    }
+
     struct Shared: Sendable {
         var runs: [String: RunSnapshot] = [:]
+        var startupReport: StartupReport?
         var ready = false
         var readyWaiters: [CheckedContinuation<Void, Never>] = []
         /// Runs to read right away, with the callers waiting for it.
@@ -73,6 +90,9 @@ public final class RunCatalog: Sendable {
         var syncWaiters: [CheckedContinuation<Void, Never>] = []
         var stopRequested = false
         var started = false
+        /// The thread has stopped (its last index writes done).
+        var finished = false
+        var finishWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     let configuration: Configuration
@@ -121,6 +141,19 @@ public final class RunCatalog: Sendable {
     public func stop() {
         shared.withLock { $0.stopRequested = true }
         wake()
+    }
+
+    /// Asks the thread to stop and returns once it has, with the index written.
+    public func stopAndWait() async {
+        stop()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = shared.withLock { s -> Bool in
+                if s.finished || !s.started { return true }
+                s.finishWaiters.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
     }
 
     /// Reads a run's file and probes its liveness now (announcing what changed to the observer); returns when done.
@@ -203,6 +236,11 @@ public final class RunCatalog: Sendable {
             }
             if resumeNow { continuation.resume() }
         }
+    }
+
+    /// How the first discovery went (nil until ready).
+    public func startupReport() -> StartupReport? {
+        shared.withLock { $0.startupReport }
     }
 
     /// All runs.

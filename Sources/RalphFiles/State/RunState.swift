@@ -11,7 +11,8 @@ public struct RunState: Sendable {
         public var number: Int
         /// The hat that worked in this iteration (the `hat` of its records).
         public var hat: String?
-        /// When it started: the previous orchestrator record (the end of the previous iteration).
+        /// When it started: the previous orchestrator record (the end of the previous iteration). The text as written,
+        /// only when it is not a timestamp (else ``startDate``).
         public var startedAt: String?
         public var startDate: Date?
         /// Its last record.
@@ -47,7 +48,21 @@ public struct RunState: Sendable {
     public private(set) var iterations: [Iteration] = []
     /// Per hat: iterations worked and records written.
     public private(set) var hatUsage: [String: (iterations: Int, events: Int)] = [:]
-    public private(set) var backpressure: Backpressure?
+    /// The latest backpressure evidence: read from the latest `build.done`/`build.blocked` event when asked, so folding
+    /// a long run does not parse every build payload it passes.
+    public var backpressure: Backpressure? {
+        guard let event = backpressureEvent else { return nil }
+        let checks = BackpressureEvidence.checks(in: event.payloadText ?? "")
+        func passed(_ name: String) -> Bool? { checks.first { $0.name == name }?.passed }
+        return Backpressure(
+            tests: passed("tests"), lint: passed("lint"), typecheck: passed("typecheck"), checks: checks, topic: event.topic,
+            at: event.ts.flatMap(Timestamp.parse).map(Timestamp.format), iteration: event.iteration ?? backpressureIteration,
+            eventId: event.id, blockedCount: event.fields["blocked_count"]?.intValue, doneCount: doneCount, blockedEvents: blockedEvents
+        )
+    }
+    private var backpressureEvent: RalphEvent?
+    /// The run's iteration when ``backpressureEvent`` was folded (for an event that names none).
+    private var backpressureIteration = 0
     public private(set) var tokens: TokenMetrics?
     public private(set) var recentToolCalls: [RalphEvent] = []
     public private(set) var recentEvents: [RalphEvent] = []
@@ -96,7 +111,7 @@ public struct RunState: Sendable {
             termination = LoopTerminate.parse(event.payloadText, at: ts.flatMap(Timestamp.parse).map(Timestamp.format))
             terminationEventID = event.id
         case "build.done", "build.blocked":
-            applyBackpressure(event, ts: ts)
+            applyBackpressure(event)
         case "human.interact":
             pendingQuestion = event
         case "human.response":
@@ -130,8 +145,13 @@ public struct RunState: Sendable {
                 iterations[iterations.count - 1] = last
             } else {
                 let hatName = source == "loop" || source.isEmpty ? nil : source
+                // The start as written is kept only when it is not a timestamp (a parsed date says the same, in far less memory).
+                let startDate = lastRecordDate ?? date
                 iterations.append(
-                    Iteration(number: number, hat: hatName, startedAt: lastRecordTs ?? ts, startDate: lastRecordDate ?? date, endDate: date, eventCount: work)
+                    Iteration(
+                        number: number, hat: hatName, startedAt: startDate == nil ? lastRecordTs ?? ts : nil, startDate: startDate, endDate: date,
+                        eventCount: work
+                    )
                 )
                 if iterations.count > Self.iterationLimit { iterations.removeFirst(iterations.count - Self.iterationLimit) }
                 if let hatName { hatUsage[hatName, default: (0, 0)].iterations += 1 }
@@ -151,15 +171,10 @@ public struct RunState: Sendable {
         lastRecordDate = date ?? lastRecordDate
     }
 
-    private mutating func applyBackpressure(_ event: RalphEvent, ts: String?) {
+    private mutating func applyBackpressure(_ event: RalphEvent) {
         if event.topic == "build.done" { doneCount += 1 } else { blockedEvents += 1 }
-        let checks = BackpressureEvidence.checks(in: event.payloadText ?? "")
-        func passed(_ name: String) -> Bool? { checks.first { $0.name == name }?.passed }
-        backpressure = Backpressure(
-            tests: passed("tests"), lint: passed("lint"), typecheck: passed("typecheck"), checks: checks, topic: event.topic,
-            at: ts.flatMap(Timestamp.parse).map(Timestamp.format), iteration: event.iteration ?? iteration, eventId: event.id,
-            blockedCount: event.fields["blocked_count"]?.intValue, doneCount: doneCount, blockedEvents: blockedEvents
-        )
+        backpressureEvent = event
+        backpressureIteration = iteration
     }
 
     private mutating func applyTokens(_ report: TokenUsage.Report, event: RalphEvent, ts: String?) {
@@ -215,5 +230,180 @@ public struct RunState: Sendable {
     /// Hat usage sorted by hat name.
     public func hatUsageList() -> [HatUsage] {
         hatUsage.keys.sorted().map { HatUsage(hat: $0, iterations: hatUsage[$0]!.iterations, events: hatUsage[$0]!.events) }
+    }
+}
+
+// MARK: - Index encoding
+
+extension RunState {
+    /// Version of ``encode(into:)``'s layout; an index written with another one is not read.
+    static let encodingVersion = 1
+
+    /// Writes the whole state, for the catalog's on-disk index.
+    func encode(into w: inout BinaryWriter) {
+        w.write(lineCount)
+        w.write(eventCount)
+        w.write(malformedCount)
+        w.write(iteration)
+        w.write(hat)
+        w.write(firstEventAt)
+        w.write(firstEventDate)
+        w.write(lastEventAt)
+        w.write(lastEventDate)
+        w.write(taskName)
+        w.write(termination != nil)
+        if let t = termination {
+            w.write(t.reason)
+            w.write(t.message)
+            w.write(t.iterations)
+            w.write(t.duration)
+            w.write(t.exitCode)
+            w.write(t.at)
+        }
+        w.write(terminationEventID)
+        w.write(hatFlow.count)
+        for h in hatFlow {
+            w.write(h.from)
+            w.write(h.to)
+            w.write(h.topic)
+            w.write(h.at)
+            w.write(h.iteration)
+            w.write(h.eventId)
+        }
+        w.write(hatTransitionCount)
+        w.write(iterations.count)
+        for it in iterations {
+            w.write(it.number)
+            w.write(it.hat)
+            w.write(it.startedAt)
+            w.write(it.startDate)
+            w.write(it.endDate)
+            w.write(it.eventCount)
+        }
+        w.write(hatUsage.count)
+        for name in hatUsage.keys.sorted() {
+            w.write(name)
+            w.write(hatUsage[name]!.iterations)
+            w.write(hatUsage[name]!.events)
+        }
+        Self.encode(backpressureEvent, into: &w)
+        w.write(backpressureIteration)
+        w.write(tokens != nil)
+        if let t = tokens {
+            w.write(t.inputTokens)
+            w.write(t.outputTokens)
+            w.write(t.cacheReadTokens)
+            w.write(t.cacheCreationTokens)
+            w.write(t.costUsd)
+            w.write(t.reports)
+            w.write(t.samples.count)
+            for sample in t.samples {
+                w.write(sample.at)
+                w.write(sample.inputTokens)
+                w.write(sample.outputTokens)
+                w.write(sample.eventId)
+            }
+        }
+        w.write(recentToolCalls.count)
+        for e in recentToolCalls { Self.encode(e, into: &w) }
+        w.write(recentEvents.count)
+        for e in recentEvents { Self.encode(e, into: &w) }
+        Self.encode(pendingQuestion, into: &w)
+        w.write(lastRecordTs)
+        w.write(lastRecordDate)
+        w.write(doneCount)
+        w.write(blockedEvents)
+    }
+
+    /// Reads what ``encode(into:)`` wrote.
+    init(decoding r: inout BinaryReader) throws(BinaryReader.Malformed) {
+        self.init()
+        lineCount = try r.readInt()
+        eventCount = try r.readInt()
+        malformedCount = try r.readInt()
+        iteration = try r.readInt()
+        hat = try r.readOptionalString()
+        firstEventAt = try r.readOptionalString()
+        firstEventDate = try r.readDate()
+        lastEventAt = try r.readOptionalString()
+        lastEventDate = try r.readDate()
+        taskName = try r.readOptionalString()
+        if try r.readBool() {
+            termination = StopReason(
+                reason: try r.readString(), message: try r.readOptionalString(), iterations: try r.readOptionalInt(),
+                duration: try r.readOptionalString(), exitCode: try r.readOptionalInt(), at: try r.readOptionalString()
+            )
+        }
+        terminationEventID = try r.readOptionalInt()
+        let flowCount = try r.readCount()
+        hatFlow.reserveCapacity(flowCount)
+        for _ in 0..<flowCount {
+            hatFlow.append(
+                HatTransition(
+                    from: try r.readOptionalString(), to: try r.readString(), topic: try r.readString(), at: try r.readOptionalString(),
+                    iteration: try r.readInt(), eventId: try r.readInt()
+                )
+            )
+        }
+        hatTransitionCount = try r.readInt()
+        let iterationCount = try r.readCount()
+        iterations.reserveCapacity(iterationCount)
+        for _ in 0..<iterationCount {
+            iterations.append(
+                Iteration(
+                    number: try r.readInt(), hat: try r.readOptionalString(), startedAt: try r.readOptionalString(), startDate: try r.readDate(),
+                    endDate: try r.readDate(), eventCount: try r.readInt()
+                )
+            )
+        }
+        for _ in 0..<(try r.readCount()) {
+            let name = try r.readString()
+            hatUsage[name] = (try r.readInt(), try r.readInt())
+        }
+        backpressureEvent = try Self.decodeEvent(&r)
+        backpressureIteration = try r.readInt()
+        if try r.readBool() {
+            var t = TokenMetrics(
+                inputTokens: try r.readInt(), outputTokens: try r.readInt(), cacheReadTokens: try r.readInt(),
+                cacheCreationTokens: try r.readInt(), costUsd: try r.readOptionalDouble(), reports: try r.readInt()
+            )
+            for _ in 0..<(try r.readCount()) {
+                t.samples.append(
+                    TokenSample(at: try r.readOptionalString(), inputTokens: try r.readInt(), outputTokens: try r.readInt(), eventId: try r.readInt())
+                )
+            }
+            tokens = t
+        }
+        for _ in 0..<(try r.readCount()) {
+            guard let e = try Self.decodeEvent(&r) else { throw BinaryReader.Malformed(description: "missing tool call") }
+            recentToolCalls.append(e)
+        }
+        for _ in 0..<(try r.readCount()) {
+            guard let e = try Self.decodeEvent(&r) else { throw BinaryReader.Malformed(description: "missing event") }
+            recentEvents.append(e)
+        }
+        pendingQuestion = try Self.decodeEvent(&r)
+        lastRecordTs = try r.readOptionalString()
+        lastRecordDate = try r.readDate()
+        doneCount = try r.readInt()
+        blockedEvents = try r.readInt()
+    }
+
+    /// An event as its id and its line (re-decoded on load, exactly as the file had it).
+    private static func encode(_ event: RalphEvent?, into w: inout BinaryWriter) {
+        w.write(event != nil)
+        guard let event else { return }
+        w.write(event.id)
+        w.write(JSONWriter.string(.object(event.fields)))
+    }
+
+    private static func decodeEvent(_ r: inout BinaryReader) throws(BinaryReader.Malformed) -> RalphEvent? {
+        guard try r.readBool() else { return nil }
+        let id = try r.readInt()
+        let line = try r.readString()
+        guard case .event(let event) = EventLineDecoder.decode(line, id: id) else {
+            throw BinaryReader.Malformed(description: "an indexed event is not an event line")
+        }
+        return event
     }
 }

@@ -1,0 +1,254 @@
+import Foundation
+import RalphAPI
+import Testing
+
+@testable import RalphFiles
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Lines touching every part of the fold: orchestrator records and hat changes, `ralph emit` lines, backpressure,
+/// token reports, tool calls, a question, a malformed and a blank line, a record without a timestamp, the end.
+private func sampleLines(iterations: Int = 40) -> [String] {
+    var lines = [
+        #"{"ts":"2026-02-05T10:00:00.000000000+00:00","iteration":0,"hat":"loop","topic":"task.start","triggered":"planner","payload":"Review the specs\nsecond line"}"#
+    ]
+    for i in 1...iterations {
+        let hat = ["planner", "builder", "reviewer"][i % 3]
+        let s = 10 + i
+        lines.append(#"{"ts":"2026-02-05T10:00:\#(s).100000000+00:00","iteration":\#(i),"hat":"\#(hat)","topic":"step.\#(i)","triggered":"\#(["builder", "reviewer", "planner"][i % 3])","payload":"step \#(i)"}"#)
+        lines.append(#"{"payload":"tests: pass, lint: fail\u001b[0m, typecheck: pass","topic":"build.done","ts":"2026-02-05T10:00:\#(s).200+00:00","blocked_count":\#(i)}"#)
+        lines.append(#"{"payload":{"usage":{"input_tokens":\#(100 + i),"output_tokens":7}},"total_cost_usd":0.25,"topic":"agent.usage","ts":"2026-02-05T10:00:\#(s).300Z"}"#)
+        lines.append(#"{"topic":"tool.call","tool":"Edit","payload":{"file":"a.swift","n":1.5,"ok":true,"none":null},"ts":"2026-02-05T10:00:\#(s).400Z"}"#)
+    }
+    lines.append("not json")
+    lines.append("")
+    lines.append(#"{"iteration":\#(iterations + 1),"hat":"planner","topic":"no.time","payload":"x"}"#)
+    lines.append(#"{"ts":"2026-02-05T10:09:00Z","iteration":\#(iterations + 1),"hat":"planner","topic":"human.interact","payload":"Which one?"}"#)
+    lines.append(###"{"ts":"2026-02-05T10:10:00Z","iteration":\###(iterations + 1),"hat":"loop","topic":"loop.terminate","payload":"## Reason\ncompleted\n\n## Status\nDone.\n\n## Summary\n- Iterations: 41\n- Duration: 10m 0s\n- Exit code: 0"}"###)
+    return lines
+}
+
+private func fold(_ lines: [String], from start: Int = 0, into state: RunState = RunState()) -> RunState {
+    var state = state
+    for (index, line) in lines.enumerated() where index >= start {
+        state.apply(EventLineDecoder.decode(line, id: index + 1))
+    }
+    return state
+}
+
+private func encoded(_ state: RunState) -> [UInt8] {
+    var w = BinaryWriter()
+    state.encode(into: &w)
+    return w.bytes
+}
+
+/// Everything the routes show of a state, as JSON (so two states can be compared field by field).
+private func shown(_ state: RunState) throws -> String {
+    struct View: Encodable {
+        var counts: [Int]
+        var iteration: Int
+        var hat: String?
+        var times: [String?]
+        var taskName: String?
+        var termination: StopReason?
+        var hatFlow: [HatTransition]
+        var hatTransitions: Int
+        var iterations: [IterationItem]
+        var hatUsage: [HatUsage]
+        var backpressure: Backpressure?
+        var tokens: TokenMetrics?
+        var recentToolCalls: [Int]
+        var recentEvents: [Int]
+        var pendingQuestion: Int?
+    }
+    let view = View(
+        counts: [state.lineCount, state.eventCount, state.malformedCount], iteration: state.iteration, hat: state.hat,
+        times: [state.firstEventAt, state.lastEventAt, state.firstEventDate.map(Timestamp.format), state.lastEventDate.map(Timestamp.format)],
+        taskName: state.taskName, termination: state.termination, hatFlow: state.hatFlow, hatTransitions: state.hatTransitionCount,
+        iterations: state.iterationItems(), hatUsage: state.hatUsageList(), backpressure: state.backpressure, tokens: state.tokens,
+        recentToolCalls: state.recentToolCalls.map(\.id), recentEvents: state.recentEvents.map(\.id), pendingQuestion: state.pendingQuestion?.id
+    )
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return String(decoding: try encoder.encode(view), as: UTF8.self)
+}
+
+@Suite("Run index: the fold state on disk")
+struct RunIndexTests {
+    @Test("a folded state survives encoding exactly, and folding on after a restore matches folding straight through")
+    func stateRoundTrip() throws {
+        let lines = sampleLines()
+        let half = lines.count / 2
+        let first = fold(Array(lines[0..<half]))
+        var reader = BinaryReader(encoded(first))
+        let restored = try RunState(decoding: &reader)
+        #expect(reader.isAtEnd)
+        #expect(encoded(restored) == encoded(first))
+        #expect(try shown(restored) == shown(first))
+        // The recent events come back as the very events of the file.
+        #expect(restored.recentEvents == first.recentEvents)
+
+        let straight = fold(lines)
+        let resumed = fold(lines, from: half, into: restored)
+        #expect(try shown(resumed) == shown(straight))
+        #expect(encoded(resumed) == encoded(straight))
+        #expect(straight.backpressure?.checks.map(\.name) == ["tests", "lint", "typecheck"])
+        #expect(straight.backpressure?.lint == false)
+        #expect(straight.termination?.reason == "completed")
+    }
+
+    @Test("a damaged, truncated or foreign entry is rejected, never trusted")
+    func damagedEntries() throws {
+        let state = fold(sampleLines(iterations: 3))
+        let entry = RunIndexStore.Entry(
+            file: "/x/.ralph/events-1.jsonl", device: 1, inode: 2, offset: 100, head: Array("{\"ts\"".utf8), tail: Array("}\n".utf8),
+            checkpoints: [0], state: state
+        )
+        let bytes = RunIndexStore.encode(entry)
+        let decoded = try RunIndexStore.decode(bytes)
+        #expect(decoded.file == entry.file && decoded.offset == 100 && decoded.checkpoints == [0])
+        #expect(encoded(decoded.state) == encoded(state))
+
+        var flipped = bytes
+        flipped[bytes.count / 2] ^= 0x40
+        #expect(throws: RunIndexStore.IndexError.self) { try RunIndexStore.decode(flipped) }
+        #expect(throws: RunIndexStore.IndexError.self) { try RunIndexStore.decode(Array(bytes.dropLast(5))) }
+        #expect(throws: RunIndexStore.IndexError.self) { try RunIndexStore.decode(Array("hello world, not an index".utf8)) }
+        #expect(throws: RunIndexStore.IndexError.self) { try RunIndexStore.decode([]) }
+        // Random bytes behind a valid header and checksum: the reader fails cleanly instead of trapping.
+        for seed in 0..<200 {
+            var generator = SplitMix(seed: UInt64(seed))
+            let body = (0..<(seed % 64 + 1)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            var forged = RunIndexStore.magic
+            var sum = RunIndexStore.checksum(body).littleEndian
+            withUnsafeBytes(of: &sum) { forged.append(contentsOf: $0) }
+            forged += body
+            #expect(throws: RunIndexStore.IndexError.self) { try RunIndexStore.decode(forged) }
+        }
+    }
+
+    @Test("a restarted catalog reads only the lines appended since it stopped, and ends up where a fresh fold does")
+    func restartReadsOnlyAppended() async throws {
+        let tmp = TempDir()
+        let indexDirectory = tmp.path + "/index"
+        let lines = sampleLines(iterations: 700)  // > 2 checkpoints
+        let file = tmp.file("p/.ralph/events-20260205-100000.jsonl", lines.joined(separator: "\n") + "\n")
+        let id = RunID.make(forPath: file)
+
+        let first = await startCatalog([tmp.path], indexDirectory: indexDirectory)
+        #expect(first.startupReport()?.folded == 1)
+        #expect(first.startupReport()?.linesRead == lines.count)
+        await first.stopAndWait()
+        #expect(FileManager.default.fileExists(atPath: indexDirectory + "/\(id).idx"))
+
+        for n in 1...10 { appendLine(emitLine("after.restart", "\(n)"), to: file) }
+        let second = await startCatalog([tmp.path], indexDirectory: indexDirectory)
+        defer { second.stop() }
+        #expect(second.startupReport()?.restoredFromIndex == 1)
+        #expect(second.startupReport()?.linesRead == 10)
+
+        let fresh = await startCatalog([tmp.path])
+        defer { fresh.stop() }
+        let restored = try #require(second.snapshot(id: id))
+        let folded = try #require(fresh.snapshot(id: id))
+        #expect(restored.state.lineCount == lines.count + 10)
+        #expect(try shown(restored.state) == shown(folded.state))
+        #expect(restored.checkpoints == folded.checkpoints)
+        #expect(restored.checkpoints.count == 3)
+        // Replay positions still find the right lines.
+        let start = try #require(second.replayStart(id: id, afterLine: 2100))
+        let batch = try EventFileReader.read(from: start, after: 2100, through: 2105)
+        #expect(batch.events.map(\.id) == [2101, 2102, 2103, 2104, 2105])
+
+        // Lines appended while it runs are folded in as usual.
+        appendLine(emitLine("live", "x"), to: file)
+        try await waitFor(5, "the live line") { second.snapshot(id: id)?.state.lineCount == lines.count + 11 }
+    }
+
+    @Test("a file replaced, rewritten in place or truncated since it was indexed, or a damaged entry, is folded from the start")
+    func staleEntriesIgnored() async throws {
+        let tmp = TempDir()
+        let indexDirectory = tmp.path + "/index"
+        let lines = sampleLines(iterations: 30)
+        let file = tmp.file("p/.ralph/events-20260205-100000.jsonl", lines.joined(separator: "\n") + "\n")
+        let id = RunID.make(forPath: file)
+        let entryPath = indexDirectory + "/\(id).idx"
+
+        func index() async throws {
+            try? FileManager.default.removeItem(atPath: entryPath)
+            let catalog = await startCatalog([tmp.path], indexDirectory: indexDirectory)
+            await catalog.stopAndWait()
+            #expect(FileManager.default.fileExists(atPath: entryPath))
+        }
+
+        func expectFoldedFromStart(_ what: Comment) async throws {
+            let catalog = await startCatalog([tmp.path], indexDirectory: indexDirectory)
+            let fresh = await startCatalog([tmp.path])
+            defer { fresh.stop() }
+            #expect(catalog.startupReport()?.restoredFromIndex == 0, what)
+            #expect(try shown(try #require(catalog.snapshot(id: id)).state) == shown(try #require(fresh.snapshot(id: id)).state), what)
+            await catalog.stopAndWait()
+        }
+
+        // Replaced: a new file (new inode) at the same path, with other lines.
+        try await index()
+        let other = sampleLines(iterations: 31).map { $0.replacingOccurrences(of: "step ", with: "other ") }
+        let replacement = tmp.file("p/.ralph/replacement.tmp", other.joined(separator: "\n") + "\n")
+        #expect(rename(replacement, file) == 0)
+        try await expectFoldedFromStart("replaced file")
+
+        // Rewritten in place: same inode, longer, different bytes before the indexed offset.
+        try await index()
+        let handle = try #require(FileHandle(forWritingAtPath: file))
+        try handle.truncate(atOffset: 0)
+        // (Same first line; the lines end differently where the index stopped reading.)
+        let rewritten = Array(other.dropLast()) + (1...40).map { emitLine("rewritten", "\($0)") }
+        try handle.write(contentsOf: Data((rewritten.joined(separator: "\n") + "\n").utf8))
+        try handle.close()
+        try await expectFoldedFromStart("rewritten in place")
+
+        // Truncated below the indexed offset.
+        try await index()
+        #expect(truncate(file, 100) == 0)
+        try await expectFoldedFromStart("truncated")
+
+        // Damaged entry: rejected and removed.
+        FileManager.default.createFile(atPath: file, contents: Data((lines.joined(separator: "\n") + "\n").utf8))
+        try await index()
+        var bytes = try #require(FileManager.default.contents(atPath: entryPath))
+        bytes[bytes.count - 3] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: entryPath))
+        try await expectFoldedFromStart("damaged entry")
+    }
+
+    @Test("entries of runs that are gone are dropped at start")
+    func orphansDropped() async throws {
+        let tmp = TempDir()
+        let indexDirectory = tmp.path + "/index"
+        let file = tmp.file("p/.ralph/events-20260205-100000.jsonl", sampleLines(iterations: 2).joined(separator: "\n") + "\n")
+        let id = RunID.make(forPath: file)
+        let first = await startCatalog([tmp.path], indexDirectory: indexDirectory)
+        await first.stopAndWait()
+        #expect(FileManager.default.fileExists(atPath: indexDirectory + "/\(id).idx"))
+        try FileManager.default.removeItem(atPath: file)
+        let second = await startCatalog([tmp.path], indexDirectory: indexDirectory)
+        defer { second.stop() }
+        #expect(second.snapshots().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: indexDirectory + "/\(id).idx"))
+    }
+}
+
+/// A small deterministic generator for the fuzzed entries.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -151,7 +151,7 @@ struct RunIndexTests {
 
         let fresh = await startCatalog([tmp.path])
         defer { fresh.stop() }
-        let restored = try #require(second.snapshot(id: id))
+        let restored = try #require(try second.detailedSnapshot(id: id))
         let folded = try #require(fresh.snapshot(id: id))
         #expect(restored.state.lineCount == lines.count + 10)
         #expect(try shown(restored.state) == shown(folded.state))
@@ -188,7 +188,7 @@ struct RunIndexTests {
             let fresh = await startCatalog([tmp.path])
             defer { fresh.stop() }
             #expect(catalog.startupReport()?.restoredFromIndex == 0, what)
-            #expect(try shown(try #require(catalog.snapshot(id: id)).state) == shown(try #require(fresh.snapshot(id: id)).state), what)
+            #expect(try shown(try #require(try catalog.detailedSnapshot(id: id)).state) == shown(try #require(fresh.snapshot(id: id)).state), what)
             await catalog.stopAndWait()
         }
 
@@ -221,6 +221,59 @@ struct RunIndexTests {
         bytes[bytes.count - 3] ^= 0xFF
         try bytes.write(to: URL(fileURLWithPath: entryPath))
         try await expectFoldedFromStart("damaged entry")
+    }
+
+    @Test("a finished run keeps only its summary in memory; its details come back from the index, from the file, and when it grows")
+    func finishedRunsDropDetails() async throws {
+        let tmp = TempDir()
+        let indexDirectory = tmp.path + "/index"
+        let lines = sampleLines(iterations: 60)
+        let file = tmp.file("p/.ralph/events-20260205-100000.jsonl", lines.joined(separator: "\n") + "\n")
+        let id = RunID.make(forPath: file)
+        let catalog = await startCatalog([tmp.path], indexDirectory: indexDirectory)
+        defer { catalog.stop() }
+        try await waitFor(5, "the details to be dropped") { catalog.snapshot(id: id)?.state.hasDetails == false }
+        let summary = try #require(catalog.snapshot(id: id))
+        #expect(summary.state.hatFlow.isEmpty && summary.state.recentEvents.isEmpty)
+        #expect(summary.state.eventCount == lines.count - 2 && summary.state.iteration == 61)
+
+        let fresh = await startCatalog([tmp.path])
+        let expected = try shown(try #require(fresh.snapshot(id: id)).state)
+        fresh.stop()
+        // From the index entry.
+        #expect(try shown(try #require(try catalog.detailedSnapshot(id: id)).state) == expected)
+        // Without it, from the file.
+        try FileManager.default.removeItem(atPath: indexDirectory + "/\(id).idx")
+        #expect(try shown(try #require(try catalog.detailedSnapshot(id: id)).state) == expected)
+        #expect(catalog.snapshot(id: id)?.state.hasDetails == false)
+
+        // Growing again: the details come back first, then the new line is folded on top.
+        appendLine(emitLine("after.end", "more"), to: file)
+        try await waitFor(5, "the new line") { catalog.snapshot(id: id)?.state.lineCount == lines.count + 1 }
+        let grown = await startCatalog([tmp.path])
+        defer { grown.stop() }
+        let live = try #require(try catalog.detailedSnapshot(id: id))
+        #expect(try shown(live.state) == shown(try #require(grown.snapshot(id: id)).state))
+        #expect(live.state.recentEvents.last?.topic == "after.end")
+    }
+
+    @Test("a live run keeps its details in memory")
+    func liveRunsKeepDetails() async throws {
+        let tmp = TempDir()
+        let indexDirectory = tmp.path + "/index"
+        let file = tmp.file("p/.ralph/events-20260205-100000.jsonl", sampleLines(iterations: 5).dropLast().joined(separator: "\n") + "\n")
+        tmp.file("p/.ralph/current-events", ".ralph/events-20260205-100000.jsonl")
+        let lock = open(tmp.file("p/.ralph/loop.lock"), O_RDWR)
+        defer { close(lock) }
+        #expect(flock(lock, LOCK_EX | LOCK_NB) == 0)
+        let id = RunID.make(forPath: file)
+        let catalog = await startCatalog([tmp.path], indexDirectory: indexDirectory)
+        defer { catalog.stop() }
+        #expect(catalog.snapshot(id: id)?.isLive == true)
+        try await waitFor(5, "the index entry") { FileManager.default.fileExists(atPath: indexDirectory + "/\(id).idx") }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(catalog.snapshot(id: id)?.state.hasDetails == true)
+        #expect(catalog.snapshot(id: id)?.state.hatFlow.isEmpty == false)
     }
 
     @Test("entries of runs that are gone are dropped at start")

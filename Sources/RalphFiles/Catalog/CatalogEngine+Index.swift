@@ -70,11 +70,29 @@ extension CatalogEngine {
             if let tail = tails[id], tail.needsIndexing { saveIndexEntry(tail, into: index) }
             if Date().timeIntervalSince1970 >= deadline { break }
         }
+        if indexQueue.isEmpty { returnFreedMemory() }
     }
+
+    /// Hands memory freed by dropped details back to the system (glibc keeps freed heap pages otherwise).
+    func returnFreedMemory() {
+        guard detailsDropped >= 16 else { return }
+        detailsDropped = 0
+        #if canImport(Glibc)
+        Self.mallocTrim?(0)
+        #endif
+    }
+
+    #if canImport(Glibc)
+    /// glibc's `malloc_trim` (declared in malloc.h, which the Glibc module does not export).
+    static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+    }()
+    #endif
 
     func saveIndexEntry(_ tail: Tail, into index: RunIndexStore) {
         let id = tail.location.id
-        guard let device = tail.device, let inode = tail.inode, let snapshot = catalog.snapshot(id: id),
+        guard let device = tail.device, let inode = tail.inode, let snapshot = catalog.snapshot(id: id), snapshot.state.hasDetails,
             snapshot.state.lineCount == tail.lineCount, snapshot.generation == tail.generation
         else { return }
         let offset = tail.splitter.lineStart
@@ -89,10 +107,52 @@ extension CatalogEngine {
         do {
             try index.save(entry, id: id)
             tail.indexed = (tail.lineCount, tail.generation)
+            dropDetailsIfFinished(tail)
         } catch {
             logger.warning("cannot write the run index", metadata: ["id": "\(id)", "error": "\(error)"])
             // Not retried until the run changes again.
             tail.indexed = (tail.lineCount, tail.generation)
         }
+    }
+
+    // MARK: - Details of finished runs
+
+    /// A finished run whose index entry is current keeps only what the list needs in memory; its details are read back
+    /// from the entry when asked for (``RunCatalog/detailedSnapshot(id:)``) or when the file grows again.
+    func dropDetailsIfFinished(_ tail: Tail) {
+        guard index != nil, configuration.dropFinishedDetails, !tail.needsIndexing else { return }
+        let id = tail.location.id
+        let dropped = catalog.shared.withLock { s -> Bool in
+            guard let run = s.runs[id], run.state.hasDetails, !run.isLive, run.state.lineCount == tail.lineCount else { return false }
+            s.runs[id]!.state.dropDetails()
+            return true
+        }
+        if dropped { detailsDropped += 1 }
+    }
+
+    /// Puts a run's details back (from its index entry, else by folding its file up to where the catalog is), before
+    /// new lines are folded in. False if neither works.
+    func restoreDetails(_ tail: Tail) -> Bool {
+        let id = tail.location.id
+        guard let device = tail.device, let inode = tail.inode else { return false }
+        var state: RunState?
+        if let index, let entry = try? index.load(id: id), entry.file == tail.location.file, entry.device == device, entry.inode == inode,
+            entry.offset == tail.splitter.lineStart, entry.state.lineCount == tail.lineCount
+        {
+            state = entry.state
+        } else {
+            state = try? EventFileReader.foldState(
+                file: tail.location.file, device: device, inode: inode, lines: tail.lineCount, maxLineBytes: configuration.maxLineBytes
+            )
+        }
+        guard let state, state.lineCount == tail.lineCount else {
+            logger.warning("cannot read back the details of a finished run", metadata: ["id": "\(id)"])
+            return false
+        }
+        catalog.shared.withLock { s in
+            guard s.runs[id]?.state.hasDetails == false else { return }
+            s.runs[id]!.state = state
+        }
+        return true
     }
 }

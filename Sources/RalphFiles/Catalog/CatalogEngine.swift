@@ -61,6 +61,8 @@ final class CatalogEngine {
     /// Runs whose index entry is to be written, a few per pass of the loop so live events never wait long.
     var indexQueue: [String] = []
     /// First discovery: runs restored from the index and runs folded from their files, for the ready log.
+    /// Runs whose details were dropped since memory was last handed back to the system.
+    var detailsDropped = 0
     var startup = (ready: false, total: 0, restored: 0, folded: 0, lines: 0, lastProgress: 0.0)
     static let chunkSize = 1 << 20
     /// Per call, so one fast writer cannot starve the other runs.
@@ -195,6 +197,7 @@ final class CatalogEngine {
                     let queued = Set(indexQueue)
                     indexQueue += tails.values.filter { $0.needsIndexing && !queued.contains($0.location.id) }.map(\.location.id)
                     nextIndexSave = t + configuration.indexInterval
+                    for tail in tails.values where !tail.needsIndexing { dropDetailsIfFinished(tail) }
                 }
                 saveQueuedIndexEntries(budget: 0.02)
             }
@@ -369,6 +372,7 @@ final class CatalogEngine {
         let restored = restoreFromIndex(tail)
         let linesBefore = tail.lineCount
         _ = readNew(tail, announce: false)
+        if !tail.needsIndexing { dropDetailsIfFinished(tail) }
         if !startup.ready {
             if restored { startup.restored += 1 } else { startup.folded += 1 }
             startup.lines += tail.lineCount - linesBefore
@@ -442,6 +446,11 @@ final class CatalogEngine {
         } else if status.size < tail.splitter.offset {
             reset = true
         } else if !tail.head.isEmpty, Self.readHead(fd: fd, count: tail.head.count) != tail.head {
+            reset = true
+        }
+        if !reset, status.size > tail.splitter.offset, catalog.shared.withLock({ $0.runs[id]?.state.hasDetails == false }), !restoreDetails(tail) {
+            // Neither the index nor the file gives back the state folded so far: start over rather than fold on
+            // into a state without its details.
             reset = true
         }
         if reset {

@@ -62,6 +62,39 @@ public enum EventFileReader {
         return line
     }
 
+    /// Folds the file's first `lines` lines into a fresh state, exactly as the catalog does: the state of a run whose
+    /// details were dropped from memory, rebuilt when its index entry cannot be used.
+    public static func foldState(
+        file: String, device: UInt64, inode: UInt64, lines: Int, maxLineBytes: Int = 64 << 20
+    ) throws(ReadError) -> RunState {
+        var state = RunState()
+        guard lines > 0 else { return state }
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .unreadable(path: file, errno: errno) }
+        defer { close(fd) }
+        guard let status = FileSystem.status(fd: fd) else { throw .unreadable(path: file, errno: errno) }
+        guard status.device == device, status.inode == inode else { throw .fileChanged }
+        var splitter = LineSplitter(offset: 0, maxLineBytes: maxLineBytes)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var line = 0
+        var readOffset = 0
+        while line < lines {
+            let n = FileSystem.pread(fd: fd, into: buffer, offset: readOffset)
+            if n < 0 { throw .unreadable(path: file, errno: errno) }
+            if n == 0 { throw .fileChanged }
+            readOffset += splitter.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) { piece in
+                line += 1
+                switch piece {
+                case .complete(let bytes, _): state.apply(EventLineDecoder.decode(bytes, id: line))
+                case .oversized(let count, _): state.apply(.malformed(reason: "line of \(count) bytes is longer than \(maxLineBytes)"))
+                }
+                return line < lines
+            }
+        }
+        return state
+    }
+
     /// Reads roughly `maxBytes` of the file from `position`, returning the events whose ids are in
     /// `(after, through]`. Call again with `next` until `done`.
     public static func read(

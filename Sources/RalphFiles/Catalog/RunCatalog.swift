@@ -36,6 +36,8 @@ public final class RunCatalog: Sendable {
         public var indexDirectory: String?
         /// How often changed runs are written to the index (and once more when the catalog stops).
         public var indexInterval: Double = 30
+        /// With an index: finished runs keep only their summary in memory; details are read back when asked for.
+        public var dropFinishedDetails = true
 
         public init(roots: [String]) {
             self.roots = roots
@@ -241,6 +243,38 @@ public final class RunCatalog: Sendable {
     /// How the first discovery went (nil until ready).
     public func startupReport() -> StartupReport? {
         shared.withLock { $0.startupReport }
+    }
+
+    /// A run with its details (hat flow, iterations, hat usage, tokens, backpressure, recent events), read back from
+    /// the index — or, failing that, from the run file — when they were dropped from memory. Blocking: call it from a
+    /// thread pool.
+    public func detailedSnapshot(id: String) throws(EventFileReader.ReadError) -> RunSnapshot? {
+        var attempts = 0
+        while true {
+            guard var snapshot = snapshot(id: id) else { return nil }
+            if snapshot.state.hasDetails { return snapshot }
+            attempts += 1
+            do {
+                snapshot.state = try details(of: snapshot)
+                return snapshot
+            } catch {
+                // The run moved on (lines appended, file replaced) while it was read: take it again as it is now.
+                if attempts >= 3 { throw error }
+            }
+        }
+    }
+
+    private func details(of snapshot: RunSnapshot) throws(EventFileReader.ReadError) -> RunState {
+        let lines = snapshot.state.lineCount
+        if let directory = configuration.indexDirectory, let entry = try? RunIndexStore(directory: directory).load(id: snapshot.id),
+            entry.file == snapshot.location.file, entry.device == snapshot.device, entry.inode == snapshot.inode, entry.state.lineCount == lines
+        {
+            return entry.state
+        }
+        let state = try EventFileReader.foldState(
+            file: snapshot.location.file, device: snapshot.device, inode: snapshot.inode, lines: lines, maxLineBytes: configuration.maxLineBytes
+        )
+        return state
     }
 
     /// All runs.

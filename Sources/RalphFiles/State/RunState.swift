@@ -74,10 +74,27 @@ public struct RunState: Sendable {
     private var doneCount = 0
     private var blockedEvents = 0
 
+    /// False when the details (hat flow, iterations, hat usage, tokens, backpressure, recent events) were dropped from
+    /// memory to keep a large workspace small; the catalog reads them back from its index when they are asked for.
+    public private(set) var hasDetails = true
+
     public init() {}
+
+    /// Drops the details, keeping what the session list, status and liveness need. Folding on needs them back.
+    mutating func dropDetails() {
+        hatFlow = []
+        iterations = []
+        hatUsage = [:]
+        tokens = nil
+        backpressureEvent = nil
+        recentToolCalls = []
+        recentEvents = []
+        hasDetails = false
+    }
 
     /// Folds one line of the file (in order).
     public mutating func apply(_ line: DecodedLine) {
+        assert(hasDetails, "folding into a run state whose details were dropped")
         lineCount += 1
         switch line {
         case .event(let event): apply(event)
@@ -241,6 +258,7 @@ extension RunState {
 
     /// Writes the whole state, for the catalog's on-disk index.
     func encode(into w: inout BinaryWriter) {
+        assert(hasDetails, "encoding a run state whose details were dropped")
         w.write(lineCount)
         w.write(eventCount)
         w.write(malformedCount)

@@ -1,5 +1,6 @@
 import AgentRunner
 import Foundation
+import NIOPosix
 import RalphAPI
 import RalphFiles
 
@@ -13,6 +14,26 @@ struct SessionLookup: Sendable {
         case run(RunSnapshot)
         /// Started here; ralph has not created its events file yet.
         case pending(RunSupervisor.StartedRun)
+    }
+
+    /// The run with its details, read back from the catalog's index (or the run file) if they were dropped from memory.
+    func detailed(_ snapshot: RunSnapshot) async throws(APIError) -> RunSnapshot {
+        if snapshot.state.hasDetails { return snapshot }
+        let catalog = catalog
+        let id = snapshot.id
+        let result: Result<RunSnapshot?, EventFileReader.ReadError>
+        do {
+            result = try await NIOThreadPool.singleton.runIfActive { () -> Result<RunSnapshot?, EventFileReader.ReadError> in
+                do throws(EventFileReader.ReadError) { return .success(try catalog.detailedSnapshot(id: id)) } catch { return .failure(error) }
+            }
+        } catch {
+            throw .internalError("the server is shutting down")
+        }
+        switch result {
+        case .success(let detailed?): return detailed
+        case .success(nil): throw .sessionNotFound("session '\(id)' is gone")
+        case .failure(let error): throw .conflict("cannot read the session's history: \(error); try again")
+        }
     }
 
     func target(_ raw: String) async throws(APIError) -> Target {

@@ -38,7 +38,7 @@ struct SessionRoutes {
 
     func detail(_ context: AppRequestContext) async throws -> Response {
         switch try await target(context) {
-        case .run(let snapshot): return JSONResponse.make(snapshot.detail())
+        case .run(let snapshot): return JSONResponse.make(try await lookup.detailed(snapshot).detail())
         case .pending(let started):
             let session = try pendingSession(started)
             return JSONResponse.make(
@@ -53,7 +53,7 @@ struct SessionRoutes {
 
     func iterations(_ context: AppRequestContext) async throws -> Response {
         guard case .run(let snapshot) = try await target(context) else { return JSONResponse.make(IterationsResponse(iterations: [], total: 0)) }
-        let items = snapshot.state.iterationItems()
+        let items = try await lookup.detailed(snapshot).state.iterationItems()
         return JSONResponse.make(IterationsResponse(iterations: items, total: items.count))
     }
 

@@ -9,6 +9,7 @@ import RalphFiles
 struct SessionRoutes {
     let catalog: RunCatalog
     let lookup: SessionLookup
+    let listEncoder = SessionListEncoder()
 
     func register(on router: Router<AppRequestContext>) {
         router.get("/api/sessions") { _, context in try await list(context) }
@@ -26,7 +27,7 @@ struct SessionRoutes {
             .sorted { ($0.startDate ?? .distantPast, $0.id) > ($1.startDate ?? .distantPast, $1.id) }
             .map { $0.session(now: now) }
         // Runs this server started whose events file does not exist yet come first: they are the newest.
-        return JSONResponse.make(lookup.supervisor.pendingSessions(now: now) + runs)
+        return listEncoder.response(lookup.supervisor.pendingSessions(now: now) + runs)
     }
 
     func status(_ context: AppRequestContext) async throws -> Response {

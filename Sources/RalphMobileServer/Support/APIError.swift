@@ -82,18 +82,29 @@ public enum APIError: Error, Sendable, Equatable {
 
 /// JSON responses.
 public enum JSONResponse {
+    /// The 500 answered when a response cannot be encoded.
+    static func encodingFailed() -> Response {
+        var buffer = ByteBuffer()
+        buffer.writeString(#"{"error":"internal_error: response encoding failed"}"#)
+        return Response(status: .internalServerError, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: buffer))
+    }
+
+    /// The encoder of every JSON response: compact, sorted keys, slashes as is.
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
     /// Encodes `value` as a JSON response. Encoding our own wire types cannot fail; if it ever does, the client gets a
     /// 500 that says so rather than a crash.
     public static func make<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = encoder()
         let data: Data
-        var status = status
         do {
             data = try encoder.encode(value)
         } catch {
-            status = .internalServerError
-            data = Data(#"{"error":"internal_error: response encoding failed"}"#.utf8)
+            return encodingFailed()
         }
         var buffer = ByteBuffer()
         buffer.writeBytes(data)

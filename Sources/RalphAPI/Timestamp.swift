@@ -92,8 +92,35 @@ public enum Timestamp {
             days -= 1
         }
         let (y, m, d) = civilFromDays(days)
-        return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(secondsOfDay / 3600, 2) + ":"
-            + pad(secondsOfDay / 60 % 60, 2) + ":" + pad(secondsOfDay % 60, 2) + "." + pad(millis, 3) + "Z"
+        guard (0...9999).contains(y) else {
+            return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(secondsOfDay / 3600, 2) + ":"
+                + pad(secondsOfDay / 60 % 60, 2) + ":" + pad(secondsOfDay % 60, 2) + "." + pad(millis, 3) + "Z"
+        }
+        // The common case, written straight into one 24-byte string (folding a long run formats many of these).
+        return String(unsafeUninitializedCapacity: 24) { b in
+            func put(_ value: Int, _ width: Int, at start: Int) {
+                var v = value
+                for k in stride(from: start + width - 1, through: start, by: -1) {
+                    b[k] = UInt8(truncatingIfNeeded: 48 + v % 10)
+                    v /= 10
+                }
+            }
+            put(y, 4, at: 0)
+            b[4] = 45
+            put(m, 2, at: 5)
+            b[7] = 45
+            put(d, 2, at: 8)
+            b[10] = 84
+            put(secondsOfDay / 3600, 2, at: 11)
+            b[13] = 58
+            put(secondsOfDay / 60 % 60, 2, at: 14)
+            b[16] = 58
+            put(secondsOfDay % 60, 2, at: 17)
+            b[19] = 46
+            put(millis, 3, at: 20)
+            b[23] = 90
+            return 24
+        }
     }
 
     /// Formats a date as ralph does: `YYYY-MM-DDTHH:MM:SS.nnnnnnnnn+00:00` (microsecond precision, the rest zeros).

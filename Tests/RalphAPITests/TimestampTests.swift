@@ -135,6 +135,14 @@ struct TimestampTests {
         #expect(Timestamp.format(Date(timeIntervalSince1970: Epoch.leapDay2024)) == "2024-02-29T00:00:00.000Z")
     }
 
+    @Test("format handles dates before 1970, the year 0 and years past 9999")
+    func formatEdges() {
+        #expect(Timestamp.format(Date(timeIntervalSince1970: -0.001)) == "1969-12-31T23:59:59.999Z")
+        #expect(Timestamp.format(Date(timeIntervalSince1970: -62_167_219_200)) == "0000-01-01T00:00:00.000Z")
+        #expect(Timestamp.format(Date(timeIntervalSince1970: 253_402_300_799.5)) == "9999-12-31T23:59:59.500Z")
+        #expect(Timestamp.format(Date(timeIntervalSince1970: 253_402_300_800)) == "10000-01-01T00:00:00.000Z")
+    }
+
     @Test("format truncates below the millisecond instead of rounding up")
     func formatTruncates() {
         #expect(Timestamp.format(Date(timeIntervalSince1970: Epoch.jan15 + 0.9999)) == "2024-01-15T10:23:45.999Z")

@@ -327,9 +327,13 @@ final class CatalogEngine {
         let newLocations = found.values.filter { tails[$0.id] == nil }.sorted { $0.file < $1.file }
         if !startup.ready { startup.total += newLocations.count }
         for location in newLocations {
+            // Stopping while a large workspace is first read: what is folded so far is kept (and indexed), the rest waits.
+            if isStopping { break }
             addRun(location)
         }
     }
+
+    var isStopping: Bool { catalog.shared.withLock { $0.stopRequested } }
 
     /// Returns true when a new watch was added.
     func updateWatches(containers: [String], stateDirectories paths: [String]) -> Bool {
@@ -371,7 +375,10 @@ final class CatalogEngine {
         catalog.shared.withLock { $0.runs[location.id] = snapshot }
         let restored = restoreFromIndex(tail)
         let linesBefore = tail.lineCount
-        _ = readNew(tail, announce: false)
+        var outcome = readNew(tail, announce: false)
+        // The first pass reads every file whole; later, a huge new file is read on in turns with the other runs.
+        while outcome == .more, !startup.ready, !isStopping { outcome = readNew(tail, announce: false) }
+        if outcome == .more { dirtyRuns.insert(location.id) }
         if !tail.needsIndexing { dropDetailsIfFinished(tail) }
         if !startup.ready {
             if restored { startup.restored += 1 } else { startup.folded += 1 }
@@ -505,9 +512,12 @@ final class CatalogEngine {
             tail.lineCount = lineNumber
             if !lines.isEmpty {
                 catalog.shared.withLock { s in
-                    guard s.runs[id] != nil else { return }
-                    for line in lines { s.runs[id]!.state.apply(line) }
-                    s.runs[id]!.checkpoints.append(contentsOf: checkpoints)
+                    // Taken out and put back (one lookup per chunk, not per line; the state is uniquely held, so it
+                    // is folded in place). Readers wait for the lock, so none sees it missing.
+                    guard var run = s.runs.removeValue(forKey: id) else { return }
+                    for line in lines { run.state.apply(line) }
+                    run.checkpoints.append(contentsOf: checkpoints)
+                    s.runs[id] = run
                 }
                 if announce && !reset {
                     for case .event(let event) in lines { pendingEvents.append(event) }
@@ -518,7 +528,7 @@ final class CatalogEngine {
                 }
             }
             budget -= n
-            if budget <= 0 {
+            if budget <= 0 || isStopping {
                 outcome = .more
                 break
             }

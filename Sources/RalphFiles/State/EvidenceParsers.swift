@@ -64,11 +64,33 @@ public enum TokenUsage {
         switch event.payload {
         case .object(let o)?:
             return report(in: o)
-        case .string(let s)? where s.hasPrefix("{") && s.contains("tokens"):
+        case .string(let s)? where s.utf8.first == UInt8(ascii: "{") && contains(s, "tokens"):
             if case .object(let o)? = try? JSONParser.parse(s) { return report(in: o) }
             return nil
         default:
             return nil
+        }
+    }
+
+    /// Byte search (Foundation's `contains` is far slower, and payloads are folded by the million).
+    static func contains(_ text: String, _ needle: StaticString) -> Bool {
+        var text = text
+        return text.withUTF8 { hay in
+            needle.withUTF8Buffer { pin in
+                guard pin.count > 0, hay.count >= pin.count else { return pin.count == 0 }
+                let first = pin[0]
+                var i = 0
+                let last = hay.count - pin.count
+                while i <= last {
+                    if hay[i] == first {
+                        var k = 1
+                        while k < pin.count, hay[i + k] == pin[k] { k += 1 }
+                        if k == pin.count { return true }
+                    }
+                    i += 1
+                }
+                return false
+            }
         }
     }
 

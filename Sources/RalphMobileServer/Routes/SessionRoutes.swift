@@ -23,9 +23,11 @@ struct SessionRoutes {
         try context.require(.viewer)
         await catalog.waitUntilReady()
         let now = Date()
+        // Sorted by small keys, not by the snapshots themselves (moving large values around dominates otherwise).
         let runs = catalog.snapshots()
-            .sorted { ($0.startDate ?? .distantPast, $0.id) > ($1.startDate ?? .distantPast, $1.id) }
-            .map { $0.session(now: now) }
+            .map { (start: $0.startDate ?? .distantPast, session: $0.session(now: now)) }
+            .sorted { ($0.start, $0.session.id) > ($1.start, $1.session.id) }
+            .map(\.session)
         // Runs this server started whose events file does not exist yet come first: they are the newest.
         return listEncoder.response(lookup.supervisor.pendingSessions(now: now) + runs)
     }

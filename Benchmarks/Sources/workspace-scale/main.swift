@@ -372,9 +372,16 @@ struct Figure {
     let target: Double
 }
 
-let coldFigure = Figure(name: "6. workspace 1 000 runs / 10 M lines: first complete GET /api/sessions (from process start)", unit: "ms", target: 1_000)
+let coldFigure = Figure(
+    name: "6. workspace 1 000 runs / 10 M lines: first complete GET /api/sessions, first start (no index: every line folded)", unit: "ms",
+    target: 1_000
+)
+let restartFigure = Figure(
+    name: "6. workspace: first complete GET /api/sessions after a restart (run index in the data dir)", unit: "ms", target: 1_000
+)
 let warmFigure = Figure(name: "6. workspace: warm GET /api/sessions (median of each start's requests)", unit: "ms", target: 20)
-let rssFigure = Figure(name: "6. workspace: server RSS after the lists", unit: "MB", target: 100)
+let rssFigure = Figure(name: "6. workspace: server RSS after the first start's lists (index written)", unit: "MB", target: 100)
+let restartRSSFigure = Figure(name: "6. workspace: server RSS after the restart's lists", unit: "MB", target: 100)
 
 func emit(_ figure: Figure, _ value: Double, extra: String = "") {
     let met = value <= figure.target
@@ -393,17 +400,33 @@ func parseSessions(_ body: [UInt8]) -> Sessions? {
     return Sessions(count: array.count, events: events)
 }
 
-struct Repetition {
-    let coldMs: Double
+struct Start {
+    let firstListMs: Double
     let warmMs: Double
     let rssMB: Double
     let listBytes: Int
 }
 
+struct Repetition {
+    let first: Start
+    let restart: Start
+}
+
+/// One repetition: a first start on an empty data dir (every run folded from its file, then indexed), then a restart
+/// on the same data dir (the index read back, only appended bytes read).
 func measureOnce(options: Options, workspace: String, expectedRuns: Int, expectedLines: Int, index: Int) -> Repetition {
     let dataDir = NSTemporaryDirectory() + "ralph-bench-data-\(getpid())-\(index)"
+    try? FileManager.default.removeItem(atPath: dataDir)
     try? FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: dataDir) }
+    let first = measureStart(options: options, workspace: workspace, dataDir: dataDir, expectedRuns: expectedRuns, expectedLines: expectedLines)
+    let restart = measureStart(options: options, workspace: workspace, dataDir: dataDir, expectedRuns: expectedRuns, expectedLines: expectedLines)
+    return Repetition(first: first, restart: restart)
+}
+
+/// Starts the server, times its first complete list, then warm lists, waits for the run index to be complete, reads
+/// the RSS and stops the server (which writes what is left of its index).
+func measureStart(options: Options, workspace: String, dataDir: String, expectedRuns: Int, expectedLines: Int) -> Start {
     let server = ServerProcess(server: options.server!, workspace: workspace, dataDir: dataDir)
     runningServerPID = server.process.processIdentifier
     defer {
@@ -452,8 +475,16 @@ func measureOnce(options: Options, workspace: String, expectedRuns: Int, expecte
     }
     times.sort()
     let warm = times[times.count / 2]
+    // The index is written in the background after the first list; the memory figure is taken once it is complete
+    // (finished runs keep only their summary in memory from then on).
+    let indexDir = dataDir + "/run-index"
+    while (try? FileManager.default.contentsOfDirectory(atPath: indexDir).filter { $0.hasSuffix(".idx") }.count) ?? 0 < expectedRuns {
+        guard monotonic() < deadline else { fail("the run index was not complete within \(options.timeout) s") }
+        usleep(50_000)
+    }
+    usleep(500_000)
     guard let rss = server.rssKB() else { fail("cannot read /proc/\(server.process.processIdentifier)/status") }
-    return Repetition(coldMs: cold!, warmMs: warm, rssMB: Double(rss) / 1024, listBytes: body.count)
+    return Start(firstListMs: cold!, warmMs: warm, rssMB: Double(rss) / 1024, listBytes: body.count)
 }
 
 // MARK: - Main
@@ -481,10 +512,13 @@ for index in 0..<options.repeats {
     log("repetition \(index + 1)/\(options.repeats): starting \(server)")
     let r = measureOnce(options: options, workspace: dir, expectedRuns: options.runs, expectedLines: options.lines, index: index)
     repetitions.append(r)
-    print("repetition \(index + 1) of \(options.repeats) (\(options.runs) runs, \(options.lines) lines, list \(r.listBytes) bytes):")
-    emit(coldFigure, r.coldMs)
-    emit(warmFigure, r.warmMs)
-    emit(rssFigure, r.rssMB)
+    print("repetition \(index + 1) of \(options.repeats) (\(options.runs) runs, \(options.lines) lines, list \(r.first.listBytes) bytes):")
+    emit(coldFigure, r.first.firstListMs)
+    emit(rssFigure, r.first.rssMB)
+    emit(restartFigure, r.restart.firstListMs)
+    emit(warmFigure, r.first.warmMs, extra: " (first start)")
+    emit(warmFigure, r.restart.warmMs, extra: " (restart)")
+    emit(restartRSSFigure, r.restart.rssMB)
 }
 
 func summary(_ figure: Figure, _ values: [Double]) {
@@ -495,7 +529,9 @@ func summary(_ figure: Figure, _ values: [Double]) {
     print(#"{"figure": "\#(figure.name)", "value": \#(r(median)), "min": \#(r(sorted.first!)), "max": \#(r(sorted.last!)), "median": \#(r(median)), "unit": "\#(figure.unit)", "target": \#(figure.target), "met": \#(met), "repetitions": \#(values.count), "runs": \#(options.runs), "lines": \#(options.lines)}"#)
     print("  \(figure.name): min \(r(sorted.first!)) / median \(r(median)) / max \(r(sorted.last!)) \(figure.unit) (target ≤ \(figure.target): \(met ? "met" : "NOT met"))")
 }
-print("summary over \(repetitions.count) server starts:")
-summary(coldFigure, repetitions.map(\.coldMs))
-summary(warmFigure, repetitions.map(\.warmMs))
-summary(rssFigure, repetitions.map(\.rssMB))
+print("summary over \(repetitions.count) repetitions (each: a first start and a restart):")
+summary(coldFigure, repetitions.map(\.first.firstListMs))
+summary(restartFigure, repetitions.map(\.restart.firstListMs))
+summary(warmFigure, repetitions.flatMap { [$0.first.warmMs, $0.restart.warmMs] })
+summary(rssFigure, repetitions.map(\.first.rssMB))
+summary(restartRSSFigure, repetitions.map(\.restart.rssMB))

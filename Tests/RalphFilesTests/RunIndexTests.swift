@@ -276,6 +276,48 @@ struct RunIndexTests {
         #expect(catalog.snapshot(id: id)?.state.hatFlow.isEmpty == false)
     }
 
+    @Test("the first pass folds many runs on several threads exactly as one thread does, and each run reads on from there")
+    func parallelFirstPass() async throws {
+        let tmp = TempDir()
+        var files: [String] = []
+        for n in 0..<24 {
+            var lines = sampleLines(iterations: 10 + n * 37)
+            if n % 5 == 0 { lines.insert(String(repeating: "x", count: 300), at: 3) }  // longer than the limit below
+            // Every third run ends in a line still being written (no newline yet).
+            let text = lines.joined(separator: "\n") + (n % 3 == 0 ? "\n{\"topic\":\"half" : "\n")
+            files.append(tmp.file("w\(n % 4)/.ralph/events-202602\(String(format: "%02d", n + 1))-100000.jsonl", text))
+        }
+        var configuration = RunCatalog.Configuration(roots: [tmp.path])
+        configuration.maxLineBytes = 256
+        configuration.pollInterval = 0.2
+        let recorder = ChangeRecorder()
+        let catalog = RunCatalog(configuration: configuration)
+        catalog.start(observer: recorder)
+        await catalog.waitUntilReady()
+        defer { catalog.stop() }
+        #expect(catalog.startupReport()?.folded == 24)
+        for file in files {
+            let id = RunID.make(forPath: file)
+            let snapshot = try #require(catalog.snapshot(id: id))
+            let status = try #require(FileSystem.status(file))
+            let alone = try EventFileReader.foldState(
+                file: file, device: status.device, inode: status.inode, lines: snapshot.state.lineCount, maxLineBytes: 256
+            )
+            #expect(try shown(snapshot.state) == shown(alone))
+            #expect(snapshot.checkpoints.count == (snapshot.state.lineCount - 1) / RunSnapshot.checkpointInterval + 1)
+        }
+        // The half-written line completes: it gets the next id.
+        let half = files[0]
+        let id = RunID.make(forPath: half)
+        let before = try #require(catalog.snapshot(id: id)).state.lineCount
+        let handle = try #require(FileHandle(forWritingAtPath: half))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("\"}\n".utf8))
+        try handle.close()
+        try await waitFor(5, "the completed line") { recorder.appendedIDs(id) == [before + 1] }
+        #expect(catalog.snapshot(id: id)?.state.recentEvents.last?.topic == "half")
+    }
+
     @Test("entries of runs that are gone are dropped at start")
     func orphansDropped() async throws {
         let tmp = TempDir()

@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -10,35 +12,129 @@ import Darwin
 extension CatalogEngine {
     /// Restores `tail` and its snapshot from the index when the entry matches the file; true if it did.
     func restoreFromIndex(_ tail: Tail) -> Bool {
-        guard let index else { return false }
-        let id = tail.location.id
+        guard let index, let entry = Self.indexEntry(for: tail.location, in: index, logger: logger) else { return false }
+        restore(tail, from: entry, indexed: true)
+        return true
+    }
+
+    /// The index entry of a run, if it still describes the run's file.
+    static func indexEntry(for location: RunLocation, in index: RunIndexStore, logger: Logger) -> RunIndexStore.Entry? {
+        let id = location.id
         let entry: RunIndexStore.Entry
         do {
-            guard let loaded = try index.load(id: id) else { return false }
+            guard let loaded = try index.load(id: id) else { return nil }
             entry = loaded
         } catch {
             logger.warning("ignoring the run's index entry; reading its file from the start", metadata: ["id": "\(id)", "error": "\(error)"])
             index.remove(id: id)
-            return false
+            return nil
         }
-        guard entry.file == tail.location.file, Self.fileMatches(entry) else {
+        guard entry.file == location.file, fileMatches(entry) else {
             logger.debug("the run file changed since it was indexed; reading it from the start", metadata: ["id": "\(id)"])
-            return false
+            return nil
         }
+        return entry
+    }
+
+    /// Sets a new run's tail and snapshot to a fold (`indexed`: the one its index entry holds).
+    func restore(_ tail: Tail, from entry: RunIndexStore.Entry, indexed: Bool) {
+        if !entry.state.hasDetails { detailsDropped += 1 }
+        let id = tail.location.id
         tail.splitter = LineSplitter(offset: entry.offset, maxLineBytes: configuration.maxLineBytes)
         tail.lineCount = entry.state.lineCount
         tail.head = entry.head
         tail.end = entry.tail
         tail.device = entry.device
         tail.inode = entry.inode
-        tail.indexed = (entry.state.lineCount, tail.generation)
+        tail.indexed = indexed ? (entry.state.lineCount, tail.generation) : nil
         catalog.shared.withLock { s in
             s.runs[id]?.state = entry.state
             s.runs[id]?.checkpoints = entry.checkpoints
             s.runs[id]?.device = entry.device
             s.runs[id]?.inode = entry.inode
         }
-        return true
+    }
+
+    // MARK: - First pass on several threads
+
+    /// A new run's fold, made before it is added: from its index entry, or from its whole file.
+    struct Prepared: Sendable {
+        var entry: RunIndexStore.Entry
+        var fromIndex: Bool
+        /// The entry is what the index holds (read from it, or written by the worker that folded it).
+        var indexed: Bool
+    }
+
+    /// Folds the runs found by the first discovery on every core (each run on one thread; the engine adds them in
+    /// order afterwards and reads on from where each fold ended), logging progress.
+    func prepare(_ locations: [RunLocation]) -> [String: Prepared] {
+        guard !locations.isEmpty else { return [:] }
+        let results = Mutex<[String: Prepared]>([:])
+        let progress = Mutex((done: 0, fromIndex: 0, lines: 0, lastLog: Date().timeIntervalSince1970))
+        let index = index
+        let maxLineBytes = configuration.maxLineBytes
+        let catalog = catalog
+        let logger = logger
+        let total = locations.count
+        let dropFinished = configuration.dropFinishedDetails
+        DispatchQueue.concurrentPerform(iterations: locations.count) { i in
+            let stop = { catalog.shared.withLock { $0.stopRequested } }
+            guard !stop() else { return }
+            let location = locations[i]
+            var prepared: Prepared
+            if let index, let entry = Self.indexEntry(for: location, in: index, logger: logger) {
+                prepared = Prepared(entry: entry, fromIndex: true, indexed: true)
+            } else if let entry = Self.foldWhole(location, maxLineBytes: maxLineBytes, stop: stop) {
+                prepared = Prepared(entry: entry, fromIndex: false, indexed: false)
+                if let index {
+                    do {
+                        try index.save(entry, id: location.id)
+                        prepared.indexed = true
+                    } catch {
+                        logger.warning("cannot write the run index", metadata: ["id": "\(location.id)", "error": "\(error)"])
+                    }
+                }
+            } else {
+                return
+            }
+            // A run that wrote loop.terminate is not live: its details wait in the index (so a first pass over a
+            // thousand runs never holds a thousand full folds at once).
+            if prepared.indexed, dropFinished, prepared.entry.state.termination != nil { prepared.entry.state.dropDetails() }
+            results.withLock { $0[location.id] = prepared }
+            let report = progress.withLock { p -> (done: Int, fromIndex: Int, lines: Int)? in
+                p.done += 1
+                if prepared.fromIndex { p.fromIndex += 1 } else { p.lines += prepared.entry.state.lineCount }
+                let now = Date().timeIntervalSince1970
+                guard now - p.lastLog >= 2 else { return nil }
+                p.lastLog = now
+                return (p.done, p.fromIndex, p.lines)
+            }
+            if let report {
+                logger.info(
+                    "indexing runs", metadata: ["done": "\(report.done) of \(total)", "from-index": "\(report.fromIndex)", "lines-read": "\(report.lines)"]
+                )
+            }
+        }
+        return results.withLock { $0 }
+    }
+
+    /// A run file folded from its start, as an index entry (not written anywhere yet).
+    static func foldWhole(_ location: RunLocation, maxLineBytes: Int, stop: () -> Bool) -> RunIndexStore.Entry? {
+        let fd = open(location.file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        guard let status = FileSystem.status(fd: fd),
+            let fold = try? EventFileReader.fold(fd: fd, lines: nil, maxLineBytes: maxLineBytes, stop: stop)
+        else { return nil }
+        let offset = fold.splitter.lineStart
+        let head = readHead(fd: fd, count: min(headSize, offset))
+        guard head.count == min(headSize, offset), let end = readBytes(fd: fd, count: min(RunIndexStore.tailSize, offset), endingAt: offset) else {
+            return nil
+        }
+        return RunIndexStore.Entry(
+            file: location.file, device: status.device, inode: status.inode, offset: offset, head: head, tail: end,
+            checkpoints: fold.checkpoints, state: fold.state
+        )
     }
 
     /// Whether the file at the entry's path is still the file it describes, grown or not.
@@ -74,8 +170,8 @@ extension CatalogEngine {
     }
 
     /// Hands memory freed by dropped details back to the system (glibc keeps freed heap pages otherwise).
-    func returnFreedMemory() {
-        guard detailsDropped >= 16 else { return }
+    func returnFreedMemory(always: Bool = false) {
+        guard detailsDropped >= 16 || always else { return }
         detailsDropped = 0
         #if canImport(Glibc)
         Self.mallocTrim?(0)

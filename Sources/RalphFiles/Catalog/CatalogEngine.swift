@@ -63,7 +63,7 @@ final class CatalogEngine {
     /// First discovery: runs restored from the index and runs folded from their files, for the ready log.
     /// Runs whose details were dropped since memory was last handed back to the system.
     var detailsDropped = 0
-    var startup = (ready: false, total: 0, restored: 0, folded: 0, lines: 0, lastProgress: 0.0)
+    var startup = (ready: false, restored: 0, folded: 0, lines: 0)
     static let chunkSize = 1 << 20
     /// Per call, so one fast writer cannot starve the other runs.
     static let maxBytesPerRead = 64 << 20
@@ -106,6 +106,8 @@ final class CatalogEngine {
             for id in stored where tails[id] == nil { index.remove(id: id) }
             indexQueue = tails.values.filter(\.needsIndexing).map(\.location.id).sorted()
         }
+        // The first pass's reading and folding leave freed heap behind; hand it back now.
+        returnFreedMemory(always: true)
         let report = RunCatalog.StartupReport(
             runs: tails.count, restoredFromIndex: startup.restored, folded: startup.folded, linesRead: startup.lines,
             seconds: Date().timeIntervalSince(started)
@@ -325,11 +327,12 @@ final class CatalogEngine {
             stateDirectories[path] = nil
         }
         let newLocations = found.values.filter { tails[$0.id] == nil }.sorted { $0.file < $1.file }
-        if !startup.ready { startup.total += newLocations.count }
+        var prepared: [String: Prepared] = [:]
+        if !startup.ready { prepared = prepare(newLocations) }
         for location in newLocations {
             // Stopping while a large workspace is first read: what is folded so far is kept (and indexed), the rest waits.
             if isStopping { break }
-            addRun(location)
+            addRun(location, prepared: prepared[location.id])
         }
     }
 
@@ -360,7 +363,7 @@ final class CatalogEngine {
         #endif
     }
 
-    func addRun(_ location: RunLocation) {
+    func addRun(_ location: RunLocation, prepared: Prepared? = nil) {
         // Fresh liveness first, so the run is announced with the right mode (a new run usually comes with a new
         // current-events pointer).
         probeLiveness(paths: [location.stateDirectory])
@@ -373,24 +376,23 @@ final class CatalogEngine {
             snapshot.config = state.config
         }
         catalog.shared.withLock { $0.runs[location.id] = snapshot }
-        let restored = restoreFromIndex(tail)
-        let linesBefore = tail.lineCount
+        let restored: Bool
+        if let prepared {
+            restore(tail, from: prepared.entry, indexed: prepared.indexed)
+            restored = prepared.fromIndex
+        } else {
+            restored = restoreFromIndex(tail)
+        }
+        let linesBefore = restored ? tail.lineCount : 0
         var outcome = readNew(tail, announce: false)
         // The first pass reads every file whole; later, a huge new file is read on in turns with the other runs.
         while outcome == .more, !startup.ready, !isStopping { outcome = readNew(tail, announce: false) }
         if outcome == .more { dirtyRuns.insert(location.id) }
         if !tail.needsIndexing { dropDetailsIfFinished(tail) }
         if !startup.ready {
+            // (Progress is logged by the first pass's workers.)
             if restored { startup.restored += 1 } else { startup.folded += 1 }
             startup.lines += tail.lineCount - linesBefore
-            let t = Date().timeIntervalSince1970
-            if t - startup.lastProgress >= 2 {
-                startup.lastProgress = t
-                logger.info(
-                    "indexing runs",
-                    metadata: ["done": "\(startup.restored + startup.folded) of \(startup.total)", "from-index": "\(startup.restored)", "lines-read": "\(startup.lines)"]
-                )
-            }
         }
         if let added = catalog.snapshot(id: location.id) {
             logger.debug("run added", metadata: ["id": "\(location.id)", "file": "\(location.file)", "lines": "\(added.state.lineCount)"])
@@ -499,14 +501,7 @@ final class CatalogEngine {
             var lineNumber = tail.lineCount
             tail.splitter.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) { piece in
                 lineNumber += 1
-                switch piece {
-                case .complete(let bytes, let start):
-                    if (lineNumber - 1) % RunSnapshot.checkpointInterval == 0, lineNumber > 1 { checkpoints.append(start) }
-                    lines.append(EventLineDecoder.decode(bytes, id: lineNumber))
-                case .oversized(let count, let start):
-                    if (lineNumber - 1) % RunSnapshot.checkpointInterval == 0, lineNumber > 1 { checkpoints.append(start) }
-                    lines.append(.malformed(reason: "line of \(count) bytes is longer than \(configuration.maxLineBytes)"))
-                }
+                lines.append(EventFileReader.decode(piece, line: lineNumber, maxLineBytes: configuration.maxLineBytes, checkpoints: &checkpoints))
                 return true
             }
             tail.lineCount = lineNumber

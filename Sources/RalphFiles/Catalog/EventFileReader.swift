@@ -62,37 +62,70 @@ public enum EventFileReader {
         return line
     }
 
+    /// Decodes one piece of a run file as line number `line`, noting the checkpoint it starts (the catalog's rule:
+    /// the byte offset of every line `k * checkpointInterval + 1`).
+    @inline(__always)
+    static func decode(_ piece: LineSplitter.Line, line: Int, maxLineBytes: Int, checkpoints: inout [Int]) -> DecodedLine {
+        switch piece {
+        case .complete(let bytes, let start):
+            if (line - 1) % RunSnapshot.checkpointInterval == 0, line > 1 { checkpoints.append(start) }
+            return EventLineDecoder.decode(bytes, id: line)
+        case .oversized(let count, let start):
+            if (line - 1) % RunSnapshot.checkpointInterval == 0, line > 1 { checkpoints.append(start) }
+            return .malformed(reason: "line of \(count) bytes is longer than \(maxLineBytes)")
+        }
+    }
+
+    /// A fold of a run file from its start: the state, its checkpoints and where the last complete line ends.
+    struct Fold {
+        var state = RunState()
+        var checkpoints = [0]
+        var splitter: LineSplitter
+    }
+
+    /// Folds an open run file from its start through line `lines` (nil: every complete line), exactly as the catalog
+    /// does. `stop` is asked between chunks (a caller that is shutting down gets what was folded so far).
+    static func fold(fd: Int32, lines limit: Int?, maxLineBytes: Int, stop: () -> Bool = { false }) throws(ReadError) -> Fold {
+        var splitter = LineSplitter(offset: 0, maxLineBytes: maxLineBytes)
+        var state = RunState()
+        var checkpoints = [0]
+        if limit == 0 { return Fold(state: state, checkpoints: checkpoints, splitter: splitter) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var line = 0
+        var reachedLimit = false
+        while !reachedLimit, !stop() {
+            let n = FileSystem.pread(fd: fd, into: buffer, offset: splitter.offset)
+            if n < 0 { throw .unreadable(path: "fd \(fd)", errno: errno) }
+            if n == 0 {
+                if limit != nil { throw .fileChanged }  // fewer lines than the caller knows of
+                break
+            }
+            splitter.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) { piece in
+                line += 1
+                state.apply(decode(piece, line: line, maxLineBytes: maxLineBytes, checkpoints: &checkpoints))
+                if let limit, line >= limit {
+                    reachedLimit = true
+                    return false
+                }
+                return true
+            }
+        }
+        return Fold(state: state, checkpoints: checkpoints, splitter: splitter)
+    }
+
     /// Folds the file's first `lines` lines into a fresh state, exactly as the catalog does: the state of a run whose
     /// details were dropped from memory, rebuilt when its index entry cannot be used.
     public static func foldState(
         file: String, device: UInt64, inode: UInt64, lines: Int, maxLineBytes: Int = 64 << 20
     ) throws(ReadError) -> RunState {
-        var state = RunState()
-        guard lines > 0 else { return state }
+        guard lines > 0 else { return RunState() }
         let fd = open(file, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .unreadable(path: file, errno: errno) }
         defer { close(fd) }
         guard let status = FileSystem.status(fd: fd) else { throw .unreadable(path: file, errno: errno) }
         guard status.device == device, status.inode == inode else { throw .fileChanged }
-        var splitter = LineSplitter(offset: 0, maxLineBytes: maxLineBytes)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
-        var line = 0
-        var readOffset = 0
-        while line < lines {
-            let n = FileSystem.pread(fd: fd, into: buffer, offset: readOffset)
-            if n < 0 { throw .unreadable(path: file, errno: errno) }
-            if n == 0 { throw .fileChanged }
-            readOffset += splitter.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) { piece in
-                line += 1
-                switch piece {
-                case .complete(let bytes, _): state.apply(EventLineDecoder.decode(bytes, id: line))
-                case .oversized(let count, _): state.apply(.malformed(reason: "line of \(count) bytes is longer than \(maxLineBytes)"))
-                }
-                return line < lines
-            }
-        }
-        return state
+        return try fold(fd: fd, lines: lines, maxLineBytes: maxLineBytes).state
     }
 
     /// Reads roughly `maxBytes` of the file from `position`, returning the events whose ids are in

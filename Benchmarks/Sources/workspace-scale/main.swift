@@ -1,6 +1,7 @@
 // workspace-scale: figure 6 of issue 9. A workspace of 1 000 runs holding 10 M event lines in ralph's real layout;
-// the time from starting ralph-mobile-server to the first complete `GET /api/sessions`, the warm list time and the
-// server's resident memory.
+// for a first start on an empty data dir (every line folded, then indexed) and for a restart on the same data dir
+// (the run index read back): the time from starting ralph-mobile-server to the first complete `GET /api/sessions`,
+// the warm list time and the server's resident memory once its index is complete.
 //
 //   swift run -c release --package-path Benchmarks workspace-scale --server .build/release/ralph-mobile-server
 //

@@ -174,7 +174,7 @@ extension CatalogEngine {
         guard detailsDropped >= 16 || always else { return }
         detailsDropped = 0
         #if canImport(Glibc)
-        Self.mallocTrim?(0)
+        _ = Self.mallocTrim?(0)
         #endif
     }
 

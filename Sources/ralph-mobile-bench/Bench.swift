@@ -502,14 +502,14 @@ struct Options {
     var server = ".build/release/ralph-mobile-server"
     var runs = 3
     var clientCounts = [1, 100, 1000]
-    var events = 300
+    var events = 1000
     var warmupEvents = 20
     /// Shortest pause between two published events in the latency figures.
     var intervalMs = 5.0
     /// Deliveries per second offered in the latency figures (the pause grows with the client count, so latency is
     /// measured below saturation; saturation has its own figure).
     var latencyLoad = 50_000.0
-    var chatChunks = 300
+    var chatChunks = 1000
     var chatIntervalMs = 5
     var saturationClients = 1000
     var saturationEvents = 1000

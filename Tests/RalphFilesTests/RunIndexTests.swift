@@ -119,8 +119,12 @@ struct RunIndexTests {
         #expect(throws: RunIndexStore.IndexError.self) { try RunIndexStore.decode([]) }
         // Random bytes behind a valid header and checksum: the reader fails cleanly instead of trapping.
         for seed in 0..<200 {
-            var generator = SplitMix(seed: UInt64(seed))
-            let body = (0..<(seed % 64 + 1)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            // A linear congruential sequence: deterministic, so a failure can be replayed.
+            var x = UInt64(seed) &+ 1
+            let body = (0..<(seed % 64 + 1)).map { _ -> UInt8 in
+                x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return UInt8(truncatingIfNeeded: x >> 56)
+            }
             var forged = RunIndexStore.magic
             var sum = RunIndexStore.checksum(body).littleEndian
             withUnsafeBytes(of: &sum) { forged.append(contentsOf: $0) }
@@ -332,18 +336,5 @@ struct RunIndexTests {
         defer { second.stop() }
         #expect(second.snapshots().isEmpty)
         #expect(!FileManager.default.fileExists(atPath: indexDirectory + "/\(id).idx"))
-    }
-}
-
-/// A small deterministic generator for the fuzzed entries.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

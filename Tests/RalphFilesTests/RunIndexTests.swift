@@ -322,6 +322,20 @@ struct RunIndexTests {
         #expect(catalog.snapshot(id: id)?.state.recentEvents.last?.topic == "half")
     }
 
+    @Test("an index directory that cannot be used leaves the catalog working without an index")
+    func unusableIndexDirectory() async throws {
+        let tmp = TempDir()
+        let notADirectory = tmp.file("data/run-index", "a file where the index directory should be")
+        let lines = sampleLines(iterations: 5)
+        let file = tmp.file("p/.ralph/events-20260205-100000.jsonl", lines.joined(separator: "\n") + "\n")
+        let catalog = await startCatalog([tmp.path + "/p"], indexDirectory: notADirectory)
+        #expect(catalog.startupReport()?.folded == 1)
+        let snapshot = try #require(catalog.snapshot(id: RunID.make(forPath: file)))
+        #expect(snapshot.state.lineCount == lines.count && snapshot.state.hasDetails)
+        await catalog.stopAndWait()
+        #expect(FileSystem.status(notADirectory)?.isDirectory == false)
+    }
+
     @Test("entries of runs that are gone are dropped at start")
     func orphansDropped() async throws {
         let tmp = TempDir()

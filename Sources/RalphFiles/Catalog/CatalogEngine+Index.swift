@@ -77,6 +77,11 @@ extension CatalogEngine {
         let logger = logger
         let total = locations.count
         let dropFinished = configuration.dropFinishedDetails
+        let writeFailures = Mutex(0)
+        defer {
+            let failures = writeFailures.withLock { $0 }
+            if failures > 1 { logger.warning("\(failures) runs could not be written to the run index; they are folded from their files at each start") }
+        }
         DispatchQueue.concurrentPerform(iterations: locations.count) { i in
             let stop = { catalog.shared.withLock { $0.stopRequested } }
             guard !stop() else { return }
@@ -91,7 +96,10 @@ extension CatalogEngine {
                         try index.save(entry, id: location.id)
                         prepared.indexed = true
                     } catch {
-                        logger.warning("cannot write the run index", metadata: ["id": "\(location.id)", "error": "\(error)"])
+                        // Once, not once per run (a full disk would say the same a thousand times).
+                        if writeFailures.withLock({ $0 += 1; return $0 == 1 }) {
+                            logger.warning("cannot write the run index", metadata: ["id": "\(location.id)", "error": "\(error)"])
+                        }
                     }
                 }
             } else {
@@ -205,8 +213,12 @@ extension CatalogEngine {
             tail.indexed = (tail.lineCount, tail.generation)
             dropDetailsIfFinished(tail)
         } catch {
-            logger.warning("cannot write the run index", metadata: ["id": "\(id)", "error": "\(error)"])
-            // Not retried until the run changes again.
+            // At most one warning a minute; not retried until the run changes again.
+            let now = Date().timeIntervalSince1970
+            if now - lastIndexWarning >= 60 {
+                lastIndexWarning = now
+                logger.warning("cannot write the run index", metadata: ["id": "\(id)", "error": "\(error)"])
+            }
             tail.indexed = (tail.lineCount, tail.generation)
         }
     }

@@ -63,6 +63,8 @@ final class CatalogEngine {
     /// First discovery: runs restored from the index and runs folded from their files, for the ready log.
     /// Runs whose details were dropped since memory was last handed back to the system.
     var detailsDropped = 0
+    /// When a failed index write was last logged.
+    var lastIndexWarning = 0.0
     var startup = (ready: false, restored: 0, folded: 0, lines: 0)
     static let chunkSize = 1 << 20
     /// Per call, so one fast writer cannot starve the other runs.

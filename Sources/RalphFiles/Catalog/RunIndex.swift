@@ -39,6 +39,7 @@ struct RunIndexStore {
     /// Creates the directory (owner-only) if needed.
     func prepare() throws(IndexError) {
         if mkdir(directory, 0o700) != 0, errno != EEXIST { throw .io("cannot create \(directory)", errno) }
+        guard FileSystem.status(directory)?.isDirectory == true else { throw .io("\(directory) is not a directory", ENOTDIR) }
     }
 
     enum IndexError: Error, CustomStringConvertible {

@@ -12,6 +12,8 @@ public enum ConversationStatus: String, Codable, Hashable, Sendable {
     case awaitingApproval = "awaiting_approval"
     /// A turn has produced no output for a while and is not waiting for an approval.
     case stalled
+    /// The agent CLI is retrying the model API (overloaded, rate limited …); ``Conversation/retry`` says why.
+    case retrying
 }
 
 /// Token counts of a turn or a conversation (the CLI's `usage`, summed).
@@ -85,12 +87,22 @@ public struct Conversation: Codable, Hashable, Sendable {
     public var usage: TokenUsage
     /// Start of the last message's text, for lists.
     public var lastMessagePreview: String?
+    /// The agent CLI's version, as it reported it when it last started.
+    public var agentVersion: String?
+    /// The permission mode the agent CLI reports it is in now (it may differ from ``permissionMode``, which is what
+    /// the conversation was created with: the agent can switch modes, e.g. leaving plan mode).
+    public var agentPermissionMode: String?
+    /// What "allow for this session" granted, oldest first; each can be revoked.
+    public var sessionRules: [SessionRule]
+    /// While ``status`` is `retrying`: the last retry the agent CLI reported.
+    public var retry: APIRetry?
 
     public init(
         id: String, title: String, titleIsCustom: Bool = false, cwd: String, backend: String, model: String? = nil, permissionMode: String? = nil,
         pinned: Bool = false, archived: Bool = false, createdAt: String, updatedAt: String, lastActivityAt: String, sessionId: String? = nil,
         status: ConversationStatus = .idle, processRunning: Bool = false, queued: Int = 0, pendingApprovals: Int = 0, messageCount: Int = 0,
-        totalCostUsd: Double = 0, usage: TokenUsage = TokenUsage(), lastMessagePreview: String? = nil
+        totalCostUsd: Double = 0, usage: TokenUsage = TokenUsage(), lastMessagePreview: String? = nil, agentVersion: String? = nil,
+        agentPermissionMode: String? = nil, sessionRules: [SessionRule] = [], retry: APIRetry? = nil
     ) {
         self.id = id
         self.title = title
@@ -113,10 +125,14 @@ public struct Conversation: Codable, Hashable, Sendable {
         self.totalCostUsd = totalCostUsd
         self.usage = usage
         self.lastMessagePreview = lastMessagePreview
+        self.agentVersion = agentVersion
+        self.agentPermissionMode = agentPermissionMode
+        self.sessionRules = sessionRules
+        self.retry = retry
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, title, cwd, backend, model, pinned, archived, status, queued, usage
+        case id, title, cwd, backend, model, pinned, archived, status, queued, usage, retry
         case titleIsCustom = "title_is_custom"
         case permissionMode = "permission_mode"
         case createdAt = "created_at"
@@ -128,6 +144,9 @@ public struct Conversation: Codable, Hashable, Sendable {
         case messageCount = "message_count"
         case totalCostUsd = "total_cost_usd"
         case lastMessagePreview = "last_message_preview"
+        case agentVersion = "agent_version"
+        case agentPermissionMode = "agent_permission_mode"
+        case sessionRules = "session_rules"
     }
 }
 
@@ -253,11 +272,13 @@ public struct Turn: Codable, Hashable, Sendable {
     public var durationMs: Int?
     public var stopReason: String?
     public var error: String?
+    /// Who started it: a message sent to the conversation, or the agent by itself (then ``text`` says what woke it).
+    public var origin: TurnOrigin
 
     public init(
         id: String, conversationId: String, text: String, state: TurnState, createdAt: String, startedAt: String? = nil, endedAt: String? = nil,
         sessionId: String? = nil, costUsd: Double? = nil, usage: TokenUsage? = nil, durationMs: Int? = nil, stopReason: String? = nil,
-        error: String? = nil
+        error: String? = nil, origin: TurnOrigin = .user
     ) {
         self.id = id
         self.conversationId = conversationId
@@ -272,10 +293,11 @@ public struct Turn: Codable, Hashable, Sendable {
         self.durationMs = durationMs
         self.stopReason = stopReason
         self.error = error
+        self.origin = origin
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, text, state, usage, error
+        case id, text, state, usage, error, origin
         case conversationId = "conversation_id"
         case createdAt = "created_at"
         case startedAt = "started_at"
@@ -298,7 +320,8 @@ public enum ApprovalState: String, Codable, Hashable, Sendable {
 public enum ApprovalDecision: String, Codable, Hashable, Sendable, CaseIterable {
     /// Allow this call, with the original (or the given) input.
     case allow
-    /// Allow this call and add the CLI's suggested rules for the rest of the session.
+    /// Allow this call, and calls matching the approval's ``Approval/sessionRule`` for the rest of the conversation
+    /// (and nothing more: no permission mode, no directory).
     case allowSession = "allow_session"
     case deny
 }
@@ -311,21 +334,33 @@ public struct Approval: Codable, Hashable, Sendable {
     public var toolUseId: String?
     public var toolName: String
     public var input: JSONValue
-    /// The CLI's `permission_suggestions` (rules "allow for this session" would add).
+    /// The CLI's `permission_suggestions`, as it sent them, for information only: "allow for this session" grants
+    /// ``sessionRule``, never these (they include permission modes and directories).
     public var suggestions: JSONValue
+    /// What "allow for this session" grants: the narrowest rule covering this call.
+    public var sessionRule: PermissionRule?
+    /// The CLI's one-line description of the call (`description`), when it gave one.
+    public var description: String?
+    /// The tool's name as the CLI shows it (`display_name`).
+    public var displayName: String?
+    /// The path outside the allowed directories that made the CLI ask (`blocked_path`).
+    public var blockedPath: String?
+    /// The CLI's `decision_reason`, when it gives one.
     public var reason: String?
     public var state: ApprovalState
     public var decision: ApprovalDecision?
     public var message: String?
-    /// Who decided: a key id, `local` for a trusted loopback caller, or `system` when cancelled.
+    /// Who decided: a key id, `local` for a trusted loopback caller, `rule <id>` when a session rule allowed it, or
+    /// `system` when cancelled.
     public var decidedBy: String?
     public var createdAt: String
     public var decidedAt: String?
 
     public init(
         id: String, conversationId: String, turnId: String, toolUseId: String?, toolName: String, input: JSONValue, suggestions: JSONValue = .array([]),
-        reason: String? = nil, state: ApprovalState = .pending, decision: ApprovalDecision? = nil, message: String? = nil, decidedBy: String? = nil,
-        createdAt: String, decidedAt: String? = nil
+        sessionRule: PermissionRule? = nil, description: String? = nil, displayName: String? = nil, blockedPath: String? = nil, reason: String? = nil,
+        state: ApprovalState = .pending, decision: ApprovalDecision? = nil, message: String? = nil, decidedBy: String? = nil, createdAt: String,
+        decidedAt: String? = nil
     ) {
         self.id = id
         self.conversationId = conversationId
@@ -334,6 +369,10 @@ public struct Approval: Codable, Hashable, Sendable {
         self.toolName = toolName
         self.input = input
         self.suggestions = suggestions
+        self.sessionRule = sessionRule
+        self.description = description
+        self.displayName = displayName
+        self.blockedPath = blockedPath
         self.reason = reason
         self.state = state
         self.decision = decision
@@ -344,7 +383,10 @@ public struct Approval: Codable, Hashable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, input, suggestions, reason, state, decision, message
+        case id, input, suggestions, reason, state, decision, message, description
+        case sessionRule = "session_rule"
+        case displayName = "display_name"
+        case blockedPath = "blocked_path"
         case conversationId = "conversation_id"
         case turnId = "turn_id"
         case toolUseId = "tool_use_id"

@@ -14,8 +14,10 @@ public enum ChatEventName {
     public static let error = "error"
     public static let titleUpdate = "title_update"
     public static let autoReply = "auto_reply"
-    /// Added by this server: the conversation's status changed (running, awaiting approval, stalled, idle).
+    /// Added by this server: the conversation's status changed (running, awaiting approval, stalled, retrying, idle).
     public static let status = "status"
+    /// Added by this server: the permission mode the agent reports, or the session rules, changed.
+    public static let permissions = "permissions"
 
     /// On the global `GET /api/events` stream.
     public static let approvalPending = "approval.pending"
@@ -40,6 +42,7 @@ public enum ChatEvent: Hashable, Sendable {
     case titleUpdate(TitleUpdateEvent)
     case status(StatusEvent)
     case autoReply(AutoReplyProgress)
+    case permissions(PermissionsEvent)
 
     public var name: String {
         switch self {
@@ -55,6 +58,7 @@ public enum ChatEvent: Hashable, Sendable {
         case .titleUpdate: ChatEventName.titleUpdate
         case .status: ChatEventName.status
         case .autoReply: ChatEventName.autoReply
+        case .permissions: ChatEventName.permissions
         }
     }
 
@@ -72,6 +76,7 @@ public enum ChatEvent: Hashable, Sendable {
         case .titleUpdate(let e): try encoder.encode(e)
         case .status(let e): try encoder.encode(e)
         case .autoReply(let e): try encoder.encode(e)
+        case .permissions(let e): try encoder.encode(e)
         }
     }
 
@@ -90,6 +95,7 @@ public enum ChatEvent: Hashable, Sendable {
         case ChatEventName.titleUpdate: .titleUpdate(try decoder.decode(TitleUpdateEvent.self, from: data))
         case ChatEventName.status: .status(try decoder.decode(StatusEvent.self, from: data))
         case ChatEventName.autoReply: .autoReply(try decoder.decode(AutoReplyProgress.self, from: data))
+        case ChatEventName.permissions: .permissions(try decoder.decode(PermissionsEvent.self, from: data))
         default: nil
         }
     }
@@ -98,15 +104,19 @@ public enum ChatEvent: Hashable, Sendable {
 public struct TurnStartEvent: Codable, Hashable, Sendable {
     public var turnId: String
     public var text: String
-    /// The user message stored for this turn.
+    /// The user message stored for this turn (none for a turn the agent started by itself).
     public var messageId: String?
-    public init(turnId: String, text: String, messageId: String?) {
+    /// `agent` when the agent CLI started the turn by itself (``text`` then says what woke it); absent for a message
+    /// sent to the conversation.
+    public var origin: TurnOrigin?
+    public init(turnId: String, text: String, messageId: String?, origin: TurnOrigin? = nil) {
         self.turnId = turnId
         self.text = text
         self.messageId = messageId
+        self.origin = origin
     }
     enum CodingKeys: String, CodingKey {
-        case text
+        case text, origin
         case turnId = "turn_id"
         case messageId = "message_id"
     }
@@ -176,10 +186,20 @@ public struct PermissionRequiredEvent: Codable, Hashable, Sendable {
     public var toolUseId: String?
     public var toolName: String
     public var input: JSONValue
+    /// The CLI's suggestions as sent, for information only; "allow for this session" grants ``sessionRule``.
     public var suggestions: JSONValue
     public var expiresAt: String?
+    /// What "allow for this session" grants.
+    public var sessionRule: PermissionRule?
+    public var description: String?
+    public var displayName: String?
+    public var blockedPath: String?
+    public var reason: String?
 
-    public init(approvalId: String, turnId: String, toolUseId: String?, toolName: String, input: JSONValue, suggestions: JSONValue, expiresAt: String? = nil) {
+    public init(
+        approvalId: String, turnId: String, toolUseId: String?, toolName: String, input: JSONValue, suggestions: JSONValue, expiresAt: String? = nil,
+        sessionRule: PermissionRule? = nil, description: String? = nil, displayName: String? = nil, blockedPath: String? = nil, reason: String? = nil
+    ) {
         self.approvalId = approvalId
         self.turnId = turnId
         self.toolUseId = toolUseId
@@ -187,10 +207,27 @@ public struct PermissionRequiredEvent: Codable, Hashable, Sendable {
         self.input = input
         self.suggestions = suggestions
         self.expiresAt = expiresAt
+        self.sessionRule = sessionRule
+        self.description = description
+        self.displayName = displayName
+        self.blockedPath = blockedPath
+        self.reason = reason
+    }
+
+    /// The event announcing `approval`.
+    public init(_ approval: Approval) {
+        self.init(
+            approvalId: approval.id, turnId: approval.turnId, toolUseId: approval.toolUseId, toolName: approval.toolName, input: approval.input,
+            suggestions: approval.suggestions, sessionRule: approval.sessionRule, description: approval.description, displayName: approval.displayName,
+            blockedPath: approval.blockedPath, reason: approval.reason
+        )
     }
 
     enum CodingKeys: String, CodingKey {
-        case input, suggestions
+        case input, suggestions, description, reason
+        case sessionRule = "session_rule"
+        case displayName = "display_name"
+        case blockedPath = "blocked_path"
         case approvalId = "approval_id"
         case turnId = "turn_id"
         case toolUseId = "tool_use_id"
@@ -281,16 +318,19 @@ public struct StatusEvent: Codable, Hashable, Sendable {
     /// With `stalled`: seconds since the agent's last output.
     public var silentSecs: Int?
     public var queued: Int
+    /// With `retrying`: the retry the agent CLI reported.
+    public var retry: APIRetry?
 
-    public init(status: ConversationStatus, turnId: String?, silentSecs: Int? = nil, queued: Int) {
+    public init(status: ConversationStatus, turnId: String?, silentSecs: Int? = nil, queued: Int, retry: APIRetry? = nil) {
         self.status = status
         self.turnId = turnId
         self.silentSecs = silentSecs
         self.queued = queued
+        self.retry = retry
     }
 
     enum CodingKeys: String, CodingKey {
-        case status, queued
+        case status, queued, retry
         case turnId = "turn_id"
         case silentSecs = "silent_secs"
     }

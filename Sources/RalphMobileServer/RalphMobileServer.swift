@@ -127,7 +127,7 @@ public struct RalphMobileServer: Sendable {
         router.add(middleware: AuthMiddleware(authenticator: authenticator))
         let lookup = SessionLookup(catalog: catalog, supervisor: supervisor)
         let events = EventWriter(catalog: catalog)
-        HealthRoutes(authenticator: authenticator).register(on: router)
+        HealthRoutes(authenticator: authenticator, chat: chat).register(on: router)
         SessionRoutes(catalog: catalog, lookup: lookup).register(on: router)
         SteeringRoutes(catalog: catalog, roots: WorkspaceRoots(roots), lookup: lookup, events: events).register(on: router)
         RobotRoutes(catalog: catalog, lookup: lookup, events: events).register(on: router)

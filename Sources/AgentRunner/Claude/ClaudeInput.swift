@@ -3,9 +3,14 @@ import RalphAPI
 /// The stdin lines the host writes to `claude -p --input-format stream-json --permission-prompt-tool stdio`
 /// (reference §3.3 and §3.5). Each is compact JSON with a stable key order, ending with `\n`.
 public enum ClaudeInput {
-    /// A user turn: `{"type":"user","message":{"role":"user","content":"…"}}`.
-    public static func user(text: String) -> [UInt8] {
-        line(["type": "user", "message": ["role": "user", "content": .string(text)]])
+    /// A user turn: `{"type":"user","uuid":"…","message":{"role":"user","content":"…"}}`. With a `uuid`, the CLI reports
+    /// the turn's `command_lifecycle` and marks its lines and its `result` with `user_message_uuids`, which is how a
+    /// turn it starts by itself is told apart from ours.
+    public static func user(text: String, uuid: String? = nil) -> [UInt8] {
+        var object = JSONObject([("type", "user")])
+        if let uuid { object["uuid"] = .string(uuid) }
+        object["message"] = ["role": "user", "content": .string(text)]
+        return line(.object(object))
     }
 
     /// Allows a `can_use_tool` request.
@@ -13,8 +18,8 @@ public enum ClaudeInput {
     /// - Parameters:
     ///   - input: the tool input to run with: the request's original input when nothing changed (an empty `{}` would
     ///     reach the tool as empty arguments).
-    ///   - updatedPermissions: PermissionUpdate list to apply, e.g. ``sessionPermissions(from:)`` for
-    ///     "allow for this session".
+    ///   - updatedPermissions: a PermissionUpdate list for the CLI to apply (rules, modes, directories). The server
+    ///     never sends one — "allow for this session" is kept by the server — but the protocol has it.
     public static func allow(requestID: String, input: JSONValue, updatedPermissions: JSONValue? = nil) -> [UInt8] {
         var decision = JSONObject([("behavior", "allow"), ("updatedInput", input)])
         if let updatedPermissions { decision["updatedPermissions"] = updatedPermissions }
@@ -33,25 +38,6 @@ public enum ClaudeInput {
     /// `requestID` and ends the turn with an error `result`.
     public static func interrupt(requestID: String) -> [UInt8] {
         line(["type": "control_request", "request_id": .string(requestID), "request": ["subtype": "interrupt"]])
-    }
-
-    /// The `updatedPermissions` for "allow for this session": the request's `permission_suggestions` as given, each
-    /// object without a `destination` getting `"destination":"session"`. Nil when there are none; then use
-    /// ``sessionRule(toolName:)``.
-    public static func sessionPermissions(from suggestions: JSONValue) -> JSONValue? {
-        guard case .array(let list) = suggestions, !list.isEmpty else { return nil }
-        return .array(
-            list.map { entry in
-                guard var object = entry.objectValue, object["destination"] == nil else { return entry }
-                object["destination"] = "session"
-                return .object(object)
-            }
-        )
-    }
-
-    /// A PermissionUpdate list allowing every use of `toolName` for the rest of the session.
-    public static func sessionRule(toolName: String) -> JSONValue {
-        [["type": "addRules", "rules": [["toolName": .string(toolName)]], "behavior": "allow", "destination": "session"]]
     }
 
     private static func controlResponse(requestID: String, decision: JSONObject) -> [UInt8] {

@@ -4,8 +4,16 @@ import RalphAPI
 /// --permission-prompt-tool stdio` means to the driver (reference §3.2). ``ClaudeStreamDecoder`` turns a line into
 /// zero or more of these; anything it does not understand becomes ``other`` with the raw line kept.
 public enum ClaudeOutput: Sendable, Hashable {
-    /// `system` lines. `init` carries the session id (and is repeated after mode/model changes).
-    case system(subtype: String, sessionID: String?, model: String?)
+    /// `system` lines but those below. `init` starts every turn (ours and the CLI's own) and carries the session id,
+    /// the version and the permission mode; `status` comes before each model request and when the mode changes.
+    case system(ClaudeSystem)
+    /// `system` `api_retry`: a model request failed and is tried again after a delay.
+    case apiRetry(attempt: Int, maxRetries: Int?, error: String, errorStatus: Int?, retryDelayMs: Int?)
+    /// `system` `task_notification`: a background task (a sub-agent) ended; the CLI may start a turn of its own next.
+    case taskNotification(taskID: String?, status: String?, summary: String?)
+    /// `command_lifecycle`: what became of a user line sent with a `uuid` (`queued`, `started`, `completed`,
+    /// `cancelled`).
+    case lifecycle(commandUUID: String, state: String)
     /// A `stream_event` `content_block_delta` with a `text_delta`.
     case textDelta(text: String, parentToolUseID: String?)
     /// A `text` block of an `assistant` line (the complete text, after its deltas).
@@ -26,6 +34,37 @@ public enum ClaudeOutput: Sendable, Hashable {
     case other(type: String, raw: JSONValue)
     /// A line that is not a JSON object (logged and skipped).
     case notJSON(String)
+}
+
+/// A `system` line.
+public struct ClaudeSystem: Sendable, Hashable {
+    public var subtype: String
+    public var sessionID: String?
+    public var model: String?
+    /// `permissionMode`, on `init` and on a `status` line announcing a mode change.
+    public var permissionMode: String?
+    /// `claude_code_version` (on `init`).
+    public var version: String?
+    /// `capabilities` (on `init`), e.g. `msg_lifecycle_v1`; nil when absent.
+    public var capabilities: [String]?
+    /// `status` of a `status` line (`requesting`, or null).
+    public var status: String?
+    /// `user_message_uuids`: the user lines (by the `uuid` we gave them) the CLI is working on.
+    public var userMessageUUIDs: [String]
+
+    public init(
+        subtype: String, sessionID: String? = nil, model: String? = nil, permissionMode: String? = nil, version: String? = nil,
+        capabilities: [String]? = nil, status: String? = nil, userMessageUUIDs: [String] = []
+    ) {
+        self.subtype = subtype
+        self.sessionID = sessionID
+        self.model = model
+        self.permissionMode = permissionMode
+        self.version = version
+        self.capabilities = capabilities
+        self.status = status
+        self.userMessageUUIDs = userMessageUUIDs
+    }
 }
 
 public struct ClaudeToolResult: Sendable, Hashable {
@@ -50,10 +89,12 @@ public struct ClaudePermissionRequest: Sendable, Hashable {
     public var suggestions: JSONValue
     public var decisionReason: String?
     public var blockedPath: String?
+    public var description: String?
+    public var displayName: String?
 
     public init(
         requestID: String, toolName: String, input: JSONValue, toolUseID: String?, suggestions: JSONValue = .array([]), decisionReason: String? = nil,
-        blockedPath: String? = nil
+        blockedPath: String? = nil, description: String? = nil, displayName: String? = nil
     ) {
         self.requestID = requestID
         self.toolName = toolName
@@ -62,6 +103,8 @@ public struct ClaudePermissionRequest: Sendable, Hashable {
         self.suggestions = suggestions
         self.decisionReason = decisionReason
         self.blockedPath = blockedPath
+        self.description = description
+        self.displayName = displayName
     }
 }
 
@@ -70,6 +113,7 @@ public struct ClaudeResult: Sendable, Hashable {
     public var isError: Bool
     public var sessionID: String?
     public var durationMs: Int?
+    /// The process's running total (it starts again at 0 in a new process, `--resume` included), not the turn's cost.
     public var totalCostUSD: Double?
     public var usage: TokenUsage
     public var numTurns: Int?
@@ -80,10 +124,15 @@ public struct ClaudeResult: Sendable, Hashable {
     public var stopReason: String?
     /// `permission_denials[].tool_name`.
     public var deniedTools: [String]
+    /// `user_message_uuids`: the user lines (by our `uuid`) this result answers; empty for a turn the CLI started itself.
+    public var userMessageUUIDs: [String]
+    /// `api_error_status`: the HTTP status of the model request that failed the turn.
+    public var apiErrorStatus: Int?
 
     public init(
         subtype: String, isError: Bool, sessionID: String? = nil, durationMs: Int? = nil, totalCostUSD: Double? = nil, usage: TokenUsage = TokenUsage(),
-        numTurns: Int? = nil, resultText: String? = nil, errors: [String] = [], stopReason: String? = nil, deniedTools: [String] = []
+        numTurns: Int? = nil, resultText: String? = nil, errors: [String] = [], stopReason: String? = nil, deniedTools: [String] = [],
+        userMessageUUIDs: [String] = [], apiErrorStatus: Int? = nil
     ) {
         self.subtype = subtype
         self.isError = isError
@@ -96,5 +145,12 @@ public struct ClaudeResult: Sendable, Hashable {
         self.errors = errors
         self.stopReason = stopReason
         self.deniedTools = deniedTools
+        self.userMessageUUIDs = userMessageUUIDs
+        self.apiErrorStatus = apiErrorStatus
+    }
+
+    /// The error text of a failed result: its `errors`, else its `result` text.
+    public var errorText: String {
+        errors.isEmpty ? (resultText ?? "") : errors.joined(separator: "; ")
     }
 }

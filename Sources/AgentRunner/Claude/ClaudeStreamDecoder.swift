@@ -34,7 +34,10 @@ public enum ClaudeStreamDecoder {
         let other = ClaudeOutput.other(type: type, raw: raw)
         switch type {
         case "system":
-            return [.system(subtype: object["subtype"]?.stringValue ?? "", sessionID: object["session_id"]?.stringValue, model: object["model"]?.stringValue)]
+            return [system(object)]
+        case "command_lifecycle":
+            guard let uuid = object["command_uuid"]?.stringValue, let state = object["state"]?.stringValue else { return [other] }
+            return [.lifecycle(commandUUID: uuid, state: state)]
         case "stream_event":
             return [streamEvent(object) ?? other]
         case "assistant":
@@ -56,6 +59,36 @@ public enum ClaudeStreamDecoder {
         default:
             return [other]
         }
+    }
+
+    /// A `system` line: `api_retry` and `task_notification` have cases of their own.
+    private static func system(_ object: JSONObject) -> ClaudeOutput {
+        let subtype = object["subtype"]?.stringValue ?? ""
+        switch subtype {
+        case "api_retry":
+            return .apiRetry(
+                attempt: object["attempt"]?.intValue ?? 0, maxRetries: object["max_retries"]?.intValue,
+                error: object["error"]?.stringValue ?? object["error"].map(JSONWriter.string) ?? "unknown error", errorStatus: object["error_status"]?.intValue,
+                retryDelayMs: object["retry_delay_ms"]?.intValue
+            )
+        case "task_notification":
+            return .taskNotification(taskID: object["task_id"]?.stringValue, status: object["status"]?.stringValue, summary: object["summary"]?.stringValue)
+        default:
+            return .system(
+                ClaudeSystem(
+                    subtype: subtype, sessionID: object["session_id"]?.stringValue, model: object["model"]?.stringValue,
+                    permissionMode: object["permissionMode"]?.stringValue, version: object["claude_code_version"]?.stringValue,
+                    capabilities: strings(object["capabilities"]), status: object["status"]?.stringValue,
+                    userMessageUUIDs: strings(object["user_message_uuids"]) ?? []
+                )
+            )
+        }
+    }
+
+    /// The strings of an array; nil when it is not an array.
+    private static func strings(_ value: JSONValue?) -> [String]? {
+        guard case .array(let items)? = value else { return nil }
+        return items.compactMap(\.stringValue)
     }
 
     /// A `content_block_delta` carrying a `text_delta`; nil for every other stream event.
@@ -141,7 +174,8 @@ public enum ClaudeStreamDecoder {
             ClaudePermissionRequest(
                 requestID: requestID, toolName: request["tool_name"]?.stringValue ?? "", input: request["input"] ?? .object(JSONObject()),
                 toolUseID: request["tool_use_id"]?.stringValue, suggestions: suggestions, decisionReason: request["decision_reason"]?.stringValue,
-                blockedPath: request["blocked_path"]?.stringValue
+                blockedPath: request["blocked_path"]?.stringValue, description: request["description"]?.stringValue,
+                displayName: request["display_name"]?.stringValue
             )
         )
     }
@@ -165,7 +199,8 @@ public enum ClaudeStreamDecoder {
             subtype: subtype, isError: object["is_error"]?.boolValue ?? subtype.hasPrefix("error"), sessionID: object["session_id"]?.stringValue,
             durationMs: object["duration_ms"]?.intValue, totalCostUSD: object["total_cost_usd"]?.doubleValue, usage: TokenUsage(object["usage"]),
             numTurns: object["num_turns"]?.intValue, resultText: object["result"]?.stringValue, errors: errors,
-            stopReason: object["stop_reason"]?.stringValue, deniedTools: denied
+            stopReason: object["stop_reason"]?.stringValue, deniedTools: denied, userMessageUUIDs: strings(object["user_message_uuids"]) ?? [],
+            apiErrorStatus: object["api_error_status"]?.intValue
         )
     }
 

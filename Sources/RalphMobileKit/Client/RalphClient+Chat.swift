@@ -42,6 +42,11 @@ extension RalphClient {
         try await send(.POST, "/api/conversations/\(Self.component(conversationID))/messages", json: SendMessageRequest(text: text, mode: mode))
     }
 
+    /// Revokes a session rule of a conversation; returns the rule removed.
+    public func revokeSessionRule(_ conversationID: String, ruleID: String) async throws(RalphClientError) -> SessionRule {
+        try await send(.DELETE, "/api/conversations/\(Self.component(conversationID))/session-rules/\(Self.component(ruleID))")
+    }
+
     public func interrupt(_ conversationID: String) async throws(RalphClientError) -> InterruptResponse {
         try await send(.POST, "/api/conversations/\(Self.component(conversationID))/interrupt")
     }

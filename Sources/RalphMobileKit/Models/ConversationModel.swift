@@ -28,6 +28,8 @@ public final class ConversationModel {
     public private(set) var status: ConversationStatus = .idle
     /// Seconds of silence when the server reported the turn as stalled.
     public private(set) var stalledFor: Int?
+    /// While ``status`` is `retrying`: the model API retry the agent reported last.
+    public private(set) var retry: APIRetry?
     public private(set) var hasEarlier = false
     public private(set) var isLoadingEarlier = false
     public private(set) var connection: ConnectionState = .disconnected
@@ -58,6 +60,35 @@ public final class ConversationModel {
     /// Whether a turn is running (the composer can steer or interrupt).
     public var isBusy: Bool { currentTurnID != nil || status != .idle }
 
+    /// The permission mode the agent reports it is in now (it can differ from the one the conversation was created
+    /// with, e.g. after leaving plan mode).
+    public var permissionMode: String? { conversation?.agentPermissionMode ?? conversation?.permissionMode }
+
+    /// What "allow for this session" granted in this conversation, oldest first; each can be revoked.
+    public var sessionRules: [SessionRule] { conversation?.sessionRules ?? [] }
+
+    /// One line saying what the agent is doing, for a status bar: nil when idle.
+    public var statusLine: String? {
+        switch status {
+        case .idle: nil
+        case .running: "Working…"
+        case .awaitingApproval: pendingApprovals.count > 1 ? "Waiting for \(pendingApprovals.count) approvals" : "Waiting for an approval"
+        case .stalled: "No output for \(Self.duration(stalledFor ?? 0)) — the turn may be stuck; you can interrupt it"
+        case .retrying: retry.map(Self.describe) ?? "Retrying the model API…"
+        }
+    }
+
+    /// `Retrying the model API (attempt 3 of 10, HTTP 529): overloaded`.
+    public static func describe(_ retry: APIRetry) -> String {
+        var detail = "attempt \(retry.attempt)" + (retry.maxRetries.map { " of \($0)" } ?? "")
+        if let status = retry.errorStatus { detail += ", HTTP \(status)" }
+        return "Retrying the model API (\(detail)): \(retry.error)"
+    }
+
+    static func duration(_ seconds: Int) -> String {
+        seconds < 60 ? "\(seconds) s" : seconds < 3600 ? "\(seconds / 60) min" : "\(seconds / 3600) h \(seconds % 3600 / 60) min"
+    }
+
     // MARK: - Loading
 
     /// Loads the conversation, its newest messages and pending approvals, then follows its event stream.
@@ -72,6 +103,7 @@ public final class ConversationModel {
             lastEventID = page.lastEventId ?? 0
             pendingApprovals = try await client.approvals(state: .pending, conversationID: conversationID)
             status = conversation?.status ?? .idle
+            retry = conversation?.retry
         } catch {
             lastError = error.description
             connection = .error(error.description)
@@ -137,6 +169,20 @@ public final class ConversationModel {
         }
     }
 
+    /// Revokes a session rule: the calls it covered ask again from now on.
+    @discardableResult
+    public func revoke(_ ruleID: String) async -> Bool {
+        do {
+            _ = try await client.revokeSessionRule(conversationID, ruleID: ruleID)
+            conversation?.sessionRules.removeAll { $0.id == ruleID }
+            lastError = nil
+            return true
+        } catch {
+            lastError = error.description
+            return false
+        }
+    }
+
     public func interrupt() async {
         do {
             _ = try await client.interrupt(conversationID)
@@ -180,7 +226,9 @@ public final class ConversationModel {
             streamingText = ""
             agentError = nil
             if let id = e.messageId {
-                upsert(ChatMessage(id: id, conversationId: conversationID, turnId: e.turnId, role: .user, text: e.text, createdAt: Timestamp.now()))
+                // A turn the agent started by itself shows why, as a note rather than as something the person said.
+                let role: MessageRole = e.origin == .agent ? .system : .user
+                upsert(ChatMessage(id: id, conversationId: conversationID, turnId: e.turnId, role: role, text: e.text, createdAt: Timestamp.now()))
             }
         case .chunk(let e):
             streamingText += e.text
@@ -210,7 +258,8 @@ public final class ConversationModel {
             pendingApprovals.append(
                 Approval(
                     id: e.approvalId, conversationId: conversationID, turnId: e.turnId, toolUseId: e.toolUseId, toolName: e.toolName, input: e.input,
-                    suggestions: e.suggestions, createdAt: Timestamp.now()
+                    suggestions: e.suggestions, sessionRule: e.sessionRule, description: e.description, displayName: e.displayName,
+                    blockedPath: e.blockedPath, reason: e.reason, createdAt: Timestamp.now()
                 )
             )
         case .permissionResolved(let e):
@@ -232,11 +281,16 @@ public final class ConversationModel {
         case .status(let e):
             status = e.status
             stalledFor = e.status == .stalled ? e.silentSecs : nil
+            retry = e.status == .retrying ? e.retry : nil
             conversation?.status = e.status
+            conversation?.retry = retry
             conversation?.queued = e.queued
             if e.status == .idle { currentTurnID = nil } else if let turn = e.turnId { currentTurnID = turn }
         case .autoReply(let progress):
             autoReply = progress
+        case .permissions(let e):
+            conversation?.agentPermissionMode = e.permissionMode
+            conversation?.sessionRules = e.sessionRules
         }
     }
 

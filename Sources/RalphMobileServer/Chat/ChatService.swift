@@ -13,11 +13,14 @@ public struct ChatBackend: Sendable, Hashable {
     public var command: String
     /// Flags given to every process (before `--resume`, `--model`, `--permission-mode`).
     public var arguments: [String]
+    /// The permission modes assumed when the CLI's `--help` cannot be read (those of the version tested).
+    public var knownPermissionModes: [String]
 
-    public init(name: String, command: String, arguments: [String]) {
+    public init(name: String, command: String, arguments: [String], knownPermissionModes: [String] = []) {
         self.name = name
         self.command = command
         self.arguments = arguments
+        self.knownPermissionModes = knownPermissionModes
     }
 
     /// Claude Code, headless, with live approvals on stdio.
@@ -27,7 +30,8 @@ public struct ChatBackend: Sendable, Hashable {
             arguments: [
                 "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--include-partial-messages",
                 "--permission-prompt-tool", "stdio",
-            ] + extraArguments
+            ] + extraArguments,
+            knownPermissionModes: ["acceptEdits", "auto", "bypassPermissions", "manual", "dontAsk", "plan"]
         )
     }
 }
@@ -75,6 +79,8 @@ public final class ChatService: Sendable {
     let configuration: Configuration
     private let context: ChatContext
     private let workers = Mutex<[String: ConversationWorker]>([:])
+    /// What the backend CLI says about itself, asked once at start.
+    private let probe = Mutex<Task<AgentInfo, Never>?>(nil)
     /// Requests wait until what the previous server left has been settled.
     private let readiness = Mutex<(ready: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
     private let logger: Logger
@@ -115,6 +121,7 @@ public final class ChatService: Sendable {
     /// Opens every conversation's stream and settles what a previous server left: running turns end with an error,
     /// pending approvals are cancelled, queued turns start (the agent resumed with `--resume`).
     func start() async throws {
+        startProbe()
         defer { markReady() }
         for conversation in try await store.allConversations() {
             chatHub.open(conversationID: conversation.id, lastSeq: try await store.lastEventSeq(conversationID: conversation.id))
@@ -144,6 +151,40 @@ public final class ChatService: Sendable {
             worker.enqueueAutoReply(.restarted(now: Date()))
             logger.notice("conversation \(conversationID): its auto-reply loop was running; it is paused after the restart")
         }
+    }
+
+    /// Asks the backend CLI for its version and permission modes, in the background.
+    private func startProbe() {
+        let backend = configuration.backend
+        let environment = context.environment
+        let cwd = roots.paths.first ?? "/"
+        let logger = logger
+        probe.withLock { task in
+            guard task == nil else { return }
+            task = Task {
+                let info = await AgentProbe.probe(
+                    name: backend.name, command: backend.command, environment: environment, workingDirectory: cwd, fallbackModes: backend.knownPermissionModes
+                )
+                if let error = info.error {
+                    logger.warning("\(backend.name): could not ask \(backend.command) about itself: \(error)")
+                } else {
+                    logger.info("\(backend.name): \(backend.command) \(info.version ?? "(no version)"), permission modes \(info.permissionModes.joined(separator: ", "))")
+                }
+                return info
+            }
+        }
+    }
+
+    /// The backend CLI as it described itself (asked at start; waited for if the answer is still coming).
+    func agent() async -> AgentInfo {
+        startProbe()
+        guard let task = probe.withLock({ $0 }) else {
+            return AgentInfo(
+                name: configuration.backend.name, command: configuration.backend.command, version: nil,
+                permissionModes: configuration.backend.knownPermissionModes, error: "not asked yet"
+            )
+        }
+        return await task.value
     }
 
     private func markReady() {
@@ -201,8 +242,11 @@ public final class ChatService: Sendable {
         let title = try Self.title(request.title) ?? ""
         if let model = request.model { try Self.flagValue(model, field: "model") }
         if let mode = request.permissionMode {
-            let modes = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", "delegate", "auto"]
-            guard modes.contains(mode) else { throw .invalidBody("permission_mode must be one of \(modes.joined(separator: ", "))") }
+            // What this CLI accepts (its --help), and `default`, which means no flag.
+            let modes = ["default"] + (await agent()).permissionModes
+            guard modes.contains(mode) else {
+                throw .invalidBody("permission_mode must be one of \(modes.joined(separator: ", ")) (what \(configuration.backend.command) accepts)")
+            }
         }
         let now = Timestamp.now()
         let conversation = Conversation(
@@ -300,6 +344,14 @@ public final class ChatService: Sendable {
         // A person wrote: a running auto-reply loop takes note (and pauses unless overrides are allowed).
         worker.enqueueAutoReply(.manualMessage(now: Date()))
         return response
+    }
+
+    /// Revokes a session rule of a conversation: the calls it covered ask again from now on.
+    func revokeRule(_ id: String, ruleID: String) async throws(APIError) -> SessionRule {
+        let worker = try await worker(id)
+        return try await perform(worker) { machine, now throws(ConversationMachine.Refusal) in
+            try machine.revokeRule(id: ruleID, now: now)
+        }
     }
 
     func interrupt(_ id: String) async throws(APIError) -> InterruptResponse {
@@ -474,6 +526,7 @@ public final class ChatService: Sendable {
             switch refusal {
             case .noTurnRunning: throw .conflict("no turn is running in conversation \(worker.id)")
             case .approvalNotPending(let id): throw .conflict("approval \(id) is not pending")
+            case .ruleNotFound(let id): throw .notFound("session rule '\(id.prefix(80))' does not exist in conversation \(worker.id)")
             }
         } catch let error as APIError {
             throw error

@@ -195,11 +195,13 @@ final class ConversationWorker: Sendable {
         for action in actions {
             guard case .emit(let event) = action else { continue }
             let input: AutoReplyMachine.Input?
+            // Turns the agent ran by itself are not the loop's: the loop waits for the answers to its own prompts.
+            let ended = state.chat.lastEnded.flatMap { $0.origin == .user ? $0 : nil }
             switch event {
-            case .complete(let e) where state.chat.lastEnded?.turnID == e.turnId:
-                input = .turnEnded(reply: state.chat.lastEnded?.reply ?? "", failed: false, error: nil, now: now)
-            case .error(let e) where e.turnId != nil && state.chat.lastEnded?.turnID == e.turnId:
-                input = .turnEnded(reply: state.chat.lastEnded?.reply ?? "", failed: true, error: e.message, now: now)
+            case .complete(let e) where ended?.turnID == e.turnId:
+                input = .turnEnded(reply: ended?.reply ?? "", failed: false, error: nil, now: now)
+            case .error(let e) where e.turnId != nil && ended?.turnID == e.turnId:
+                input = .turnEnded(reply: ended?.reply ?? "", failed: true, error: e.message, now: now)
             case .permissionRequired:
                 input = .approvalPending(now: now)
             case .permissionResolved where state.chat.pendingApprovalIDs.isEmpty:
@@ -277,8 +279,8 @@ final class ConversationWorker: Sendable {
         }
         let line: [UInt8] =
             switch command {
-            case .user(let text): ClaudeInput.user(text: text)
-            case .allow(let requestID, let input, let permissions): ClaudeInput.allow(requestID: requestID, input: input, updatedPermissions: permissions)
+            case .user(let text, let id): ClaudeInput.user(text: text, uuid: id)
+            case .allow(let requestID, let input): ClaudeInput.allow(requestID: requestID, input: input)
             case .deny(let requestID, let message, let interrupt): ClaudeInput.deny(requestID: requestID, message: message, interrupt: interrupt)
             case .interrupt(let requestID): ClaudeInput.interrupt(requestID: requestID)
             }
@@ -289,8 +291,9 @@ final class ConversationWorker: Sendable {
         let backend = context.backend
         var arguments = backend.arguments
         if let session { arguments += ["--resume", session] }
-                if let model = options.model { arguments += ["--model", model] }
-        if let mode = options.permissionMode { arguments += ["--permission-mode", mode] }
+        if let model = options.model { arguments += ["--model", model] }
+        // `default` is the CLI's own default: no flag (not every version lists it among the choices).
+        if let mode = options.permissionMode, mode != "default" { arguments += ["--permission-mode", mode] }
         let process: AgentProcess
         do {
             process = try AgentProcess.start(

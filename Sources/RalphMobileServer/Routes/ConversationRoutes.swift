@@ -60,6 +60,12 @@ struct ConversationRoutes {
             return JSONResponse.make(try await chat.interrupt(Self.id(context)), status: .accepted)
         }
         router.get("/api/conversations/{id}/events") { request, context in try await events(request, context) }
+        router.delete("/api/conversations/{id}/session-rules/{rule}") { _, context in
+            try context.require(.operator)
+            let id = try Self.id(context)
+            let rule = context.parameters.get("rule") ?? ""
+            return JSONResponse.make(try await chat.revokeRule(id, ruleID: rule))
+        }
 
         router.get("/api/approvals") { request, context in
             try context.require(.viewer)

@@ -5,18 +5,27 @@ import RalphAPI
 /// `GET /health` (plain `OK`, what the iOS client probes) and `GET /api/health`.
 struct HealthRoutes {
     let authenticator: Authenticator
+    let chat: ChatService
 
     static let capabilities = ["sessions", "session_detail", "session_events", "global_events", "id_prefix", "last_event_id", "api_keys", "roles"]
+
+    /// An agent CLI as capabilities: `chat`, `<name>_version:<version>` and `<name>_permission_modes:<a,b,…>`.
+    static func capabilities(of agent: AgentInfo) -> [String] {
+        var list = ["chat", "\(agent.name)_permission_modes:" + agent.permissionModes.joined(separator: ",")]
+        if let version = agent.version { list.insert("\(agent.name)_version:\(version)", at: 1) }
+        return list
+    }
 
     func register(on router: Router<AppRequestContext>) {
         router.get("/health") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "OK")))
         }
         router.get("/api/health") { _, _ in
-            JSONResponse.make(
+            let agent = await chat.agent()
+            return JSONResponse.make(
                 HealthResponse(
                     status: "ok", version: RalphMobileVersion.current, timestamp: Timestamp.now(), protocolVersion: RalphMobileVersion.protocolVersion,
-                    capabilities: Self.capabilities, authRequired: authenticator.authRequired
+                    capabilities: Self.capabilities + Self.capabilities(of: agent), authRequired: authenticator.authRequired, agents: [agent]
                 )
             )
         }

@@ -141,7 +141,11 @@ final class ChatSession {
         switch event {
         case .turnStart(let e):
             endStreamingLine()
-            if interactive { say(theme.accent("you ›") + " " + e.text) }
+            if e.origin == .agent {
+                say(theme.dim("  ⟲ the agent goes on by itself — \(e.text)"))
+            } else if interactive {
+                say(theme.accent("you ›") + " " + e.text)
+            }
         case .chunk(let e):
             if !streaming {
                 Output.write(theme.paint("claude ›", Theme.purple, bold: true) + " ", to: STDOUT_FILENO)
@@ -159,7 +163,8 @@ final class ChatSession {
             endStreamingLine()
             let approval = Approval(
                 id: e.approvalId, conversationId: conversationID, turnId: e.turnId, toolUseId: e.toolUseId, toolName: e.toolName, input: e.input,
-                suggestions: e.suggestions, createdAt: Timestamp.now()
+                suggestions: e.suggestions, sessionRule: e.sessionRule, description: e.description, displayName: e.displayName,
+                blockedPath: e.blockedPath, reason: e.reason, createdAt: Timestamp.now()
             )
             if !pending.contains(where: { $0.id == approval.id }) {
                 pending.append(approval)
@@ -189,7 +194,12 @@ final class ChatSession {
             if e.status == .stalled {
                 endStreamingLine()
                 say(theme.paint("  … no output for \(e.silentSecs ?? 0) s (stalled) — /interrupt to stop the turn", Theme.gold))
+            } else if e.status == .retrying, let retry = e.retry {
+                endStreamingLine()
+                say(theme.paint("  … " + ConversationModel.describe(retry), Theme.gold))
             }
+        case .permissions(let e):
+            note(theme.dim(format.permissions(mode: e.permissionMode, rules: e.sessionRules)))
         case .autoReply(let p):
             endStreamingLine()
             say(format.autoReply(p))
@@ -200,8 +210,10 @@ final class ChatSession {
         say(
             theme.paint("  ⚠ \(a.toolName) needs your approval", Theme.gold, bold: true) + "  " + theme.dim(Text.cut(ChatFormat.summary(a.input), 200))
         )
+        if let description = a.description { say(theme.dim("    " + Text.cut(description, 200))) }
         if interactive {
-            say(theme.dim("    a allow · s allow for this session · d [message] deny   (") + theme.dim(a.id) + theme.dim(")"))
+            let session = a.sessionRule.map { "s allow \($0.display) for this session" } ?? "s allow for this session"
+            say(theme.dim("    a allow · \(session) · d [message] deny   (") + theme.dim(a.id) + theme.dim(")"))
         } else {
             say(theme.dim("    answer with: ralph-mobile approvals allow \(a.id)   (or deny)"))
         }
@@ -227,12 +239,18 @@ final class ChatSession {
             case "/approvals":
                 if pending.isEmpty { note(theme.dim("nothing waits for approval")) }
                 for approval in pending { print(approvalPrompt: approval) }
+            case "/rules":
+                let c = try await client.conversation(conversationID)
+                note(theme.dim(format.permissions(mode: c.agentPermissionMode ?? c.permissionMode, rules: c.sessionRules)))
             default:
-                if line.hasPrefix("/steer ") {
+                if line.hasPrefix("/revoke ") {
+                    let rule = try await client.revokeSessionRule(conversationID, ruleID: String(line.dropFirst(8)).trimmingCharacters(in: .whitespaces))
+                    note(theme.dim("revoked \(rule.rule.display): it asks again from now on"))
+                } else if line.hasPrefix("/steer ") {
                     let r = try await client.sendMessage(conversationID, text: String(line.dropFirst(7)), mode: .steer)
                     note(theme.dim("steering: turn \(r.turnId) goes next"))
                 } else if line.hasPrefix("/") {
-                    note(theme.bad("unknown command \(line.split(separator: " ")[0])") + theme.dim(" — /interrupt, /steer <text>, /approvals, /quit"))
+                    note(theme.bad("unknown command \(line.split(separator: " ")[0])") + theme.dim(" — /interrupt, /steer <text>, /approvals, /rules, /revoke <rule>, /quit"))
                 } else {
                     let r = try await client.sendMessage(conversationID, text: raw)
                     if r.queuedPosition > 0 { note(theme.dim("queued (#\(r.queuedPosition)) — it is sent when the running turn ends")) }

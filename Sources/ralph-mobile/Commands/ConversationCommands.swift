@@ -8,7 +8,7 @@ struct ConversationsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "conversations",
         abstract: "Conversations with Claude Code on the server: list, create, rename, pin, delete.",
-        subcommands: [List.self, New.self, Show.self, Rename.self, Pin.self, Unpin.self, Archive.self, Delete.self],
+        subcommands: [List.self, New.self, Show.self, Rules.self, Revoke.self, Rename.self, Pin.self, Unpin.self, Archive.self, Delete.self],
         defaultSubcommand: List.self
     )
 
@@ -39,7 +39,10 @@ struct ConversationsCommand: AsyncParsableCommand {
         @Option(help: "The working directory (absolute, or relative to the server's first workspace).") var cwd: String
         @Option(help: "A title (default: from the first message).") var title: String?
         @Option(help: "The model to ask the CLI for.") var model: String?
-        @Option(name: .customLong("permission-mode"), help: "default, acceptEdits, plan, bypassPermissions, dontAsk.") var permissionMode: String?
+        @Option(
+            name: .customLong("permission-mode"),
+            help: "default, or a mode the server's CLI accepts (its /api/health lists them: acceptEdits, auto, bypassPermissions, manual, dontAsk, plan for 2.1.330)."
+        ) var permissionMode: String?
 
         @MainActor
         func run() async throws {
@@ -69,6 +72,41 @@ struct ConversationsCommand: AsyncParsableCommand {
                 }
                 if json { return say(try SessionsCommand.prettyJSON(messages)) }
                 for message in messages { say(format.message(message)) }
+            }
+        }
+    }
+
+    struct Rules: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show a conversation's permission mode (as the agent reports it), agent version and session rules."
+        )
+        @OptionGroup var server: ServerOptions
+        @Argument(help: "The conversation id.") var id: String
+        @Flag(help: "Print the rules as JSON.") var json = false
+
+        @MainActor
+        func run() async throws {
+            let format = ChatFormat(theme: server.theme)
+            try await withClient(server) { client in
+                let c = try await client.conversation(id)
+                if json { return say(try SessionsCommand.prettyJSON(c.sessionRules)) }
+                say("agent: \(c.backend) \(c.agentVersion ?? "(version not reported yet)")")
+                say(format.permissions(mode: c.agentPermissionMode ?? c.permissionMode, rules: c.sessionRules))
+            }
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke a session rule: the calls it covered ask again.")
+        @OptionGroup var server: ServerOptions
+        @Argument(help: "The conversation id.") var id: String
+        @Argument(help: "The rule id (see `conversations rules`).") var rule: String
+
+        @MainActor
+        func run() async throws {
+            try await withClient(server) { client in
+                let revoked = try await client.revokeSessionRule(id, ruleID: rule)
+                say("revoked \(revoked.id): \(revoked.rule.display)")
             }
         }
     }
@@ -163,7 +201,8 @@ struct ApprovalsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Allow one or more pending tool calls.")
         @OptionGroup var server: ServerOptions
         @Argument(help: "Approval ids.") var ids: [String]
-        @Flag(help: "Also allow calls like it for the rest of the session (the CLI's suggested rules).") var session = false
+        @Flag(help: "Also allow, for the rest of the conversation, the calls its session rule covers (the same command, the same file); nothing more.")
+        var session = false
         @MainActor func run() async throws { try await ApprovalsCommand.decide(server, ids, session ? .allowSession : .allow, message: nil) }
     }
 
@@ -209,7 +248,18 @@ struct ChatFormat {
         case .running: theme.paint("running", Theme.green, bold: true)
         case .awaitingApproval: theme.paint("needs you", Theme.gold, bold: true)
         case .stalled: theme.bad("stalled")
+        case .retrying: theme.paint("retrying", Theme.gold, bold: true)
         }
+    }
+
+    /// The permission mode and the session rules, one rule per line.
+    func permissions(mode: String?, rules: [SessionRule]) -> String {
+        var lines = ["permission mode: \(mode ?? "default")"]
+        if rules.isEmpty { lines.append("no session rules: every call that needs approval asks") }
+        for rule in rules {
+            lines.append("  \(rule.id)  \(rule.rule.display)  — granted by \(rule.grantedBy), used \(rule.uses)×")
+        }
+        return lines.joined(separator: "\n")
     }
 
     func row(_ c: Conversation, width: Int) -> String {
@@ -253,7 +303,9 @@ struct ChatFormat {
             case .denied: theme.bad("denied")
             case .cancelled: theme.dim("cancelled")
             }
+        let rule = a.sessionRule.map { theme.dim("  (--session allows \($0.display))") } ?? ""
         return "\(theme.accent(a.id))  \(state)  \(a.toolName)  \(theme.dim(Text.cut(Self.summary(a.input), 120)))  \(theme.dim("conversation \(a.conversationId)"))"
+            + rule
     }
 
     /// One line of auto-reply progress: state, cycles, messages, time, confidence, and why it stopped or paused.

@@ -16,8 +16,9 @@ enum ChatRows {
                 INSERT INTO conversations (
                     id, title, title_is_custom, cwd, backend, model, permission_mode, pinned, archived, created_at,
                     updated_at, last_activity_at, session_id, status, process_running, queued, pending_approvals,
-                    message_count, total_cost_usd, usage, last_message_preview)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    message_count, total_cost_usd, usage, last_message_preview, agent_version, agent_permission_mode,
+                    session_rules, retry)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET
                     title = excluded.title, title_is_custom = excluded.title_is_custom, cwd = excluded.cwd,
                     backend = excluded.backend, model = excluded.model, permission_mode = excluded.permission_mode,
@@ -26,12 +27,15 @@ enum ChatRows {
                     session_id = excluded.session_id, status = excluded.status, process_running = excluded.process_running,
                     queued = excluded.queued, pending_approvals = excluded.pending_approvals,
                     message_count = excluded.message_count, total_cost_usd = excluded.total_cost_usd,
-                    usage = excluded.usage, last_message_preview = excluded.last_message_preview
+                    usage = excluded.usage, last_message_preview = excluded.last_message_preview,
+                    agent_version = excluded.agent_version, agent_permission_mode = excluded.agent_permission_mode,
+                    session_rules = excluded.session_rules, retry = excluded.retry
                 """,
             arguments: [
                 c.id, c.title, c.titleIsCustom, c.cwd, c.backend, c.model, c.permissionMode, c.pinned, c.archived, c.createdAt,
                 c.updatedAt, c.lastActivityAt, c.sessionId, c.status.rawValue, c.processRunning, c.queued, c.pendingApprovals,
-                c.messageCount, c.totalCostUsd, try usageText(c.usage), c.lastMessagePreview,
+                c.messageCount, c.totalCostUsd, try usageText(c.usage), c.lastMessagePreview, c.agentVersion, c.agentPermissionMode,
+                try jsonText(c.sessionRules), try c.retry.map(jsonText),
             ]
         )
     }
@@ -58,17 +62,18 @@ enum ChatRows {
             sql: """
                 INSERT INTO turns (
                     id, conversation_id, text, state, created_at, started_at, ended_at, session_id, cost_usd, usage,
-                    duration_ms, stop_reason, error)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    duration_ms, stop_reason, error, origin)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET
                     conversation_id = excluded.conversation_id, text = excluded.text, state = excluded.state,
                     created_at = excluded.created_at, started_at = excluded.started_at, ended_at = excluded.ended_at,
                     session_id = excluded.session_id, cost_usd = excluded.cost_usd, usage = excluded.usage,
-                    duration_ms = excluded.duration_ms, stop_reason = excluded.stop_reason, error = excluded.error
+                    duration_ms = excluded.duration_ms, stop_reason = excluded.stop_reason, error = excluded.error,
+                    origin = excluded.origin
                 """,
             arguments: [
                 t.id, t.conversationId, t.text, t.state.rawValue, t.createdAt, t.startedAt, t.endedAt, t.sessionId, t.costUsd,
-                try t.usage.map(usageText), t.durationMs, t.stopReason, t.error,
+                try t.usage.map(usageText), t.durationMs, t.stopReason, t.error, t.origin.rawValue,
             ]
         )
     }
@@ -78,18 +83,20 @@ enum ChatRows {
             sql: """
                 INSERT INTO approvals (
                     id, conversation_id, turn_id, tool_use_id, tool_name, input, suggestions, reason, state, decision,
-                    message, decided_by, created_at, decided_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    message, decided_by, created_at, decided_at, session_rule, description, display_name, blocked_path)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET
                     conversation_id = excluded.conversation_id, turn_id = excluded.turn_id,
                     tool_use_id = excluded.tool_use_id, tool_name = excluded.tool_name, input = excluded.input,
                     suggestions = excluded.suggestions, reason = excluded.reason, state = excluded.state,
                     decision = excluded.decision, message = excluded.message, decided_by = excluded.decided_by,
-                    created_at = excluded.created_at, decided_at = excluded.decided_at
+                    created_at = excluded.created_at, decided_at = excluded.decided_at, session_rule = excluded.session_rule,
+                    description = excluded.description, display_name = excluded.display_name, blocked_path = excluded.blocked_path
                 """,
             arguments: [
                 a.id, a.conversationId, a.turnId, a.toolUseId, a.toolName, JSONWriter.string(a.input), JSONWriter.string(a.suggestions),
                 a.reason, a.state.rawValue, a.decision?.rawValue, a.message, a.decidedBy, a.createdAt, a.decidedAt,
+                try a.sessionRule.map(jsonText), a.description, a.displayName, a.blockedPath,
             ]
         )
     }
@@ -110,7 +117,9 @@ enum ChatRows {
             queued: try row.decode(forColumn: "queued"), pendingApprovals: try row.decode(forColumn: "pending_approvals"),
             messageCount: try row.decode(forColumn: "message_count"), totalCostUsd: try row.decode(forColumn: "total_cost_usd"),
             usage: try usage(row, "usage", table: table, id: id) ?? TokenUsage(),
-            lastMessagePreview: try row.decode(forColumn: "last_message_preview")
+            lastMessagePreview: try row.decode(forColumn: "last_message_preview"), agentVersion: try row.decode(forColumn: "agent_version"),
+            agentPermissionMode: try row.decode(forColumn: "agent_permission_mode"),
+            sessionRules: try codable(row, "session_rules", table: table, id: id) ?? [], retry: try codable(row, "retry", table: table, id: id)
         )
     }
 
@@ -134,7 +143,8 @@ enum ChatRows {
             startedAt: try row.decode(forColumn: "started_at"), endedAt: try row.decode(forColumn: "ended_at"),
             sessionId: try row.decode(forColumn: "session_id"), costUsd: try row.decode(forColumn: "cost_usd"),
             usage: try usage(row, "usage", table: table, id: id), durationMs: try row.decode(forColumn: "duration_ms"),
-            stopReason: try row.decode(forColumn: "stop_reason"), error: try row.decode(forColumn: "error")
+            stopReason: try row.decode(forColumn: "stop_reason"), error: try row.decode(forColumn: "error"),
+            origin: try enumValue(row, "origin", table: table, id: id)
         )
     }
 
@@ -146,6 +156,8 @@ enum ChatRows {
             id: id, conversationId: try row.decode(forColumn: "conversation_id"), turnId: try row.decode(forColumn: "turn_id"),
             toolUseId: try row.decode(forColumn: "tool_use_id"), toolName: try row.decode(forColumn: "tool_name"),
             input: try json(row, "input", table: table, id: id), suggestions: try json(row, "suggestions", table: table, id: id),
+            sessionRule: try codable(row, "session_rule", table: table, id: id), description: try row.decode(forColumn: "description"),
+            displayName: try row.decode(forColumn: "display_name"), blockedPath: try row.decode(forColumn: "blocked_path"),
             reason: try row.decode(forColumn: "reason"), state: try enumValue(row, "state", table: table, id: id),
             decision: try decision.map { raw in
                 guard let value = ApprovalDecision(rawValue: raw) else {
@@ -180,17 +192,27 @@ enum ChatRows {
 
     /// ``TokenUsage`` as stored: its wire JSON.
     static func usageText(_ usage: TokenUsage) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: try encoder.encode(usage), as: UTF8.self)
+        try jsonText(usage)
     }
 
     private static func usage(_ row: Row, _ column: String, table: String, id: String) throws -> TokenUsage? {
+        try codable(row, column, table: table, id: id)
+    }
+
+    /// A value stored as its wire JSON (sorted keys).
+    static func jsonText(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// A column holding a value's wire JSON, or NULL.
+    private static func codable<T: Decodable>(_ row: Row, _ column: String, table: String, id: String) throws -> T? {
         guard let text: String = try row.decode(forColumn: column) else { return nil }
         do {
-            return try JSONDecoder().decode(TokenUsage.self, from: Data(text.utf8))
+            return try JSONDecoder().decode(T.self, from: Data(text.utf8))
         } catch {
-            throw ChatStore.StoreError.corruptRow(table: table, id: id, reason: "\(column) is not a usage object: \(error)")
+            throw ChatStore.StoreError.corruptRow(table: table, id: id, reason: "\(column) is not a valid \(T.self): \(error)")
         }
     }
 

@@ -33,8 +33,26 @@ enum ChatSchema {
         migrator.registerMigration("v2-auto-reply") { db in
             try db.execute(sql: v2)
         }
+        migrator.registerMigration("v3-agent-facts-session-rules-turn-origin") { db in
+            try db.execute(sql: v3)
+        }
         return migrator
     }
+
+    /// What the agent CLI reports about itself (version, permission mode), the session rules a person granted (JSON
+    /// array of `SessionRule`), the model API retry in progress (JSON of `APIRetry`), who started a turn, and the rule
+    /// an approval offers with the CLI's own description of the call.
+    private static let v3 = """
+        ALTER TABLE conversations ADD COLUMN agent_version TEXT;
+        ALTER TABLE conversations ADD COLUMN agent_permission_mode TEXT;
+        ALTER TABLE conversations ADD COLUMN session_rules TEXT NOT NULL DEFAULT '[]';
+        ALTER TABLE conversations ADD COLUMN retry TEXT;
+        ALTER TABLE turns ADD COLUMN origin TEXT NOT NULL DEFAULT 'user';
+        ALTER TABLE approvals ADD COLUMN session_rule TEXT;
+        ALTER TABLE approvals ADD COLUMN description TEXT;
+        ALTER TABLE approvals ADD COLUMN display_name TEXT;
+        ALTER TABLE approvals ADD COLUMN blocked_path TEXT;
+        """
 
     /// Auto-reply: each conversation's settings and loop (JSON of `AutoReplySettings` and `AutoReplyMachine`), and
     /// default settings per working directory (a project).

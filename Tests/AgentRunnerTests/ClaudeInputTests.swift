@@ -22,7 +22,7 @@ struct ClaudeInputTests {
                 + "\n"
         )
         #expect(
-            Self.text(ClaudeInput.allow(requestID: "req_7", input: input, updatedPermissions: ClaudeInput.sessionRule(toolName: "Bash")))
+            Self.text(ClaudeInput.allow(requestID: "req_7", input: input, updatedPermissions: [["type": "addRules", "rules": [["toolName": "Bash"]], "behavior": "allow", "destination": "session"]]))
                 == #"{"type":"control_response","response":{"subtype":"success","request_id":"req_7","response":{"behavior":"allow","updatedInput":{"command":"rm -f /tmp/x","description":"Remove temp file"},"updatedPermissions":[{"type":"addRules","rules":[{"toolName":"Bash"}],"behavior":"allow","destination":"session"}]}}}"#
                 + "\n"
         )
@@ -47,23 +47,10 @@ struct ClaudeInputTests {
         #expect(Self.text(ClaudeInput.interrupt(requestID: "c-42")) == #"{"type":"control_request","request_id":"c-42","request":{"subtype":"interrupt"}}"# + "\n")
     }
 
-    @Test("session permissions come from the suggestions, destination defaulting to session")
-    func sessionPermissions() throws {
-        let suggestions = try JSONParser.parse(
-            #"[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"rm:*"}],"behavior":"allow"},{"type":"setMode","mode":"acceptEdits","destination":"localSettings"},"odd"]"#
-        )
-        let updated = try #require(ClaudeInput.sessionPermissions(from: suggestions))
-        #expect(
-            JSONWriter.string(updated)
-                == #"[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"rm:*"}],"behavior":"allow","destination":"session"},{"type":"setMode","mode":"acceptEdits","destination":"localSettings"},"odd"]"#
-        )
-        #expect(ClaudeInput.sessionPermissions(from: []) == nil)
-        #expect(ClaudeInput.sessionPermissions(from: .null) == nil)
-        #expect(ClaudeInput.sessionPermissions(from: ["type": "addRules"]) == nil)
-        #expect(
-            JSONWriter.string(ClaudeInput.sessionRule(toolName: "Write"))
-                == #"[{"type":"addRules","rules":[{"toolName":"Write"}],"behavior":"allow","destination":"session"}]"#
-        )
+    @Test("a user line carries the uuid the CLI names the turn by")
+    func userWithUUID() {
+        #expect(Self.text(ClaudeInput.user(text: "hi")) == #"{"type":"user","message":{"role":"user","content":"hi"}}"# + "\n")
+        #expect(Self.text(ClaudeInput.user(text: "hi", uuid: "t_1")) == #"{"type":"user","uuid":"t_1","message":{"role":"user","content":"hi"}}"# + "\n")
     }
 
     @Test("every line is one line of JSON that decodes back")

@@ -19,9 +19,54 @@ struct ClaudeStreamDecoderTests {
             {"type":"system","subtype":"init","cwd":"/home/u/app","session_id":"7c1f0c7e-2b7a-4d55-9d3e-0a1b2c3d4e5f","tools":["Bash","Read","Edit","Write","Glob","Grep"],"mcp_servers":[],"model":"claude-sonnet-4-5-20250929","permissionMode":"default","slash_commands":["compact","cost"],"apiKeySource":"none","claude_code_version":"2.1.40","uuid":"e1"}
             """#
         #expect(
-            Self.decode(line) == [.system(subtype: "init", sessionID: "7c1f0c7e-2b7a-4d55-9d3e-0a1b2c3d4e5f", model: "claude-sonnet-4-5-20250929")]
+            Self.decode(line) == [
+                .system(
+                    ClaudeSystem(
+                        subtype: "init", sessionID: "7c1f0c7e-2b7a-4d55-9d3e-0a1b2c3d4e5f", model: "claude-sonnet-4-5-20250929", permissionMode: "default",
+                        version: "2.1.40"
+                    )
+                )
+            ]
         )
-        #expect(Self.decode(#"{"type":"system","subtype":"status","status":"x"}"#) == [.system(subtype: "status", sessionID: nil, model: nil)])
+        #expect(Self.decode(#"{"type":"system","subtype":"status","status":"x"}"#) == [.system(ClaudeSystem(subtype: "status", status: "x"))])
+    }
+
+    @Test("lines of the real CLI 2.1.330: lifecycle, api_retry, task_notification, status with a mode, a result naming our uuid")
+    func realCLILines() {
+        #expect(
+            Self.decode(#"{"type":"command_lifecycle","command_uuid":"x1","state":"started","uuid":"7c40","session_id":"1c95"}"#)
+                == [.lifecycle(commandUUID: "x1", state: "started")]
+        )
+        #expect(
+            Self.decode(
+                #"{"type":"system","subtype":"api_retry","attempt":3,"max_retries":10,"retry_delay_ms":2373,"error_status":529,"error":"overloaded","session_id":"1c95","uuid":"235b"}"#
+            ) == [.apiRetry(attempt: 3, maxRetries: 10, error: "overloaded", errorStatus: 529, retryDelayMs: 2373)]
+        )
+        #expect(
+            Self.decode(
+                #"{"type":"system","subtype":"task_notification","task_id":"a81e","run_id":"0mwt","tool_use_id":"toolu_1","status":"completed","summary":"sub says 42","summary_is_report":true}"#
+            ) == [.taskNotification(taskID: "a81e", status: "completed", summary: "sub says 42")]
+        )
+        #expect(
+            Self.decode(#"{"type":"system","subtype":"status","status":null,"permissionMode":"acceptEdits","uuid":"00ea","session_id":"2782"}"#)
+                == [.system(ClaudeSystem(subtype: "status", sessionID: "2782", permissionMode: "acceptEdits"))]
+        )
+        #expect(
+            Self.decode(#"{"type":"system","subtype":"status","status":"requesting","session_id":"1c95","user_message_uuids":["x1"]}"#)
+                == [.system(ClaudeSystem(subtype: "status", sessionID: "1c95", status: "requesting", userMessageUUIDs: ["x1"]))]
+        )
+        let failed = #"""
+            {"duration_api_ms":88,"stop_reason":"stop_sequence","session_id":"74ce","total_cost_usd":0.0008,"permission_denials":[],"terminal_reason":"api_error","is_error":true,"num_turns":1,"subtype":"success","api_error_status":400,"api_error_type":"api_error","result":"API Error: 400 Overloaded","type":"result","duration_ms":562,"uuid":"8261","user_message_uuid":"x2","user_message_uuids":["x2"],"queued_turn_count":0,"result_index":1,"model_usage_since_last_result":{}}
+            """#
+        guard case .result(let result)? = Self.decode(failed).first else {
+            Issue.record("not a result")
+            return
+        }
+        #expect(result.isError && result.subtype == "success")
+        #expect(result.apiErrorStatus == 400)
+        #expect(result.userMessageUUIDs == ["x2"])
+        #expect(result.totalCostUSD == 0.0008)
+        #expect(result.errorText == "API Error: 400 Overloaded")
     }
 
     @Test("text deltas from stream events; other stream events are kept raw")
@@ -208,7 +253,7 @@ struct ClaudeStreamDecoderTests {
         #expect(Self.decode(mystery) == [.other(type: "mystery_type", raw: Self.parse(mystery))])
         #expect(Self.decode(#"{"x":1}"#) == [.other(type: "", raw: ["x": 1])])
         #expect(Self.decode(#"{"type":5}"#) == [.other(type: "", raw: ["type": 5])])
-        #expect(Self.decode(#"{"type":"system"}"#) == [.system(subtype: "", sessionID: nil, model: nil)])
+        #expect(Self.decode(#"{"type":"system"}"#) == [.system(ClaudeSystem(subtype: ""))])
         for shape in [
             #"{"type":"assistant"}"#, #"{"type":"assistant","message":5}"#, #"{"type":"assistant","message":{"content":[1,null,{"type":"text"}]}}"#,
             #"{"type":"user","message":{"content":[{"type":"tool_result"}]}}"#, #"{"type":"control_response","response":"x"}"#,

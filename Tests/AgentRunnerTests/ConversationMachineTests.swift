@@ -43,6 +43,11 @@ struct ConversationMachineTests {
 
     static func names(_ actions: [Action]) -> [String] { events(actions).map(\.name) }
 
+    /// The texts of the user lines sent to the agent.
+    static func userTexts(_ actions: [Action]) -> [String] {
+        commands(actions).compactMap { if case .user(let text, _) = $0 { text } else { nil } }
+    }
+
     /// A machine with a started process and a running turn "hello".
     static func running(session: String? = "s1") -> ConversationMachine {
         var m = machine(session: session)
@@ -69,7 +74,7 @@ struct ConversationMachineTests {
         #expect(response.queuedPosition == 0, "nothing runs before it")
         let started = m.processStarted(now: Self.at(0.1))
         #expect(Self.names(started) == ["turn_start", "status"])
-        #expect(Self.commands(started) == [.user(text: "hello")])
+        #expect(Self.userTexts(started) == ["hello"])
         #expect(m.conversation.status == .running)
         #expect(m.conversation.processRunning)
     }
@@ -171,47 +176,9 @@ struct ConversationMachineTests {
         let (approval, actions) = try m.decide(approvalID: id, decision: .allow, message: nil, updatedInput: nil, by: "k1", now: Self.at(5))
         #expect(approval.state == .allowed)
         #expect(approval.decidedBy == "k1")
-        #expect(Self.commands(actions) == [.allow(requestID: "req_7", input: input, permissions: nil)])
+        #expect(Self.commands(actions) == [.allow(requestID: "req_7", input: input)])
         #expect(Self.names(actions) == ["permission_resolved", "status"])
         #expect(m.conversation.status == .running)
-    }
-
-    @Test("allow for the session passes the CLI's suggestions with a session destination")
-    func allowForSession() throws {
-        var m = Self.running()
-        let suggestion: JSONValue = ["type": "addRules", "rules": [["toolName": "Bash", "ruleContent": "rm:*"]], "behavior": "allow", "destination": "localSettings"]
-        _ = m.handle(
-            .permissionRequest(ClaudePermissionRequest(requestID: "r1", toolName: "Bash", input: ["command": "rm a"], toolUseID: nil, suggestions: [suggestion])),
-            now: Self.at(1)
-        )
-        let id = try #require(m.pendingApprovalIDs.first)
-        let (_, actions) = try m.decide(approvalID: id, decision: .allowSession, message: nil, updatedInput: nil, by: "local", now: Self.at(2))
-        guard case .allow(_, _, let permissions?) = Self.commands(actions).first else {
-            Issue.record("no permissions sent")
-            return
-        }
-        guard case .array(let rules) = permissions, let first = rules.first?.objectValue else {
-            Issue.record("permissions is not an array")
-            return
-        }
-        #expect(first["destination"] == "session")
-        #expect(first["type"] == "addRules")
-    }
-
-    @Test("without suggestions, allow for the session adds a rule for the tool")
-    func allowForSessionWithoutSuggestions() throws {
-        var m = Self.running()
-        _ = m.handle(.permissionRequest(ClaudePermissionRequest(requestID: "r1", toolName: "Write", input: [:], toolUseID: nil)), now: Self.at(1))
-        let id = try #require(m.pendingApprovalIDs.first)
-        let (_, actions) = try m.decide(approvalID: id, decision: .allowSession, message: nil, updatedInput: nil, by: "local", now: Self.at(2))
-        #expect(
-            Self.commands(actions) == [
-                .allow(
-                    requestID: "r1", input: [:],
-                    permissions: [["type": "addRules", "rules": [["toolName": "Write"]], "behavior": "allow", "destination": "session"]]
-                )
-            ]
-        )
     }
 
     @Test("deny tells the agent the person's message; deciding twice is refused")
@@ -233,7 +200,7 @@ struct ConversationMachineTests {
         _ = m.handle(.permissionRequest(ClaudePermissionRequest(requestID: "r1", toolName: "Bash", input: ["command": "rm -rf /"], toolUseID: nil)), now: Self.at(1))
         let id = try #require(m.pendingApprovalIDs.first)
         let (_, actions) = try m.decide(approvalID: id, decision: .allow, message: nil, updatedInput: ["command": "ls"], by: "local", now: Self.at(2))
-        #expect(Self.commands(actions) == [.allow(requestID: "r1", input: ["command": "ls"], permissions: nil)])
+        #expect(Self.commands(actions) == [.allow(requestID: "r1", input: ["command": "ls"])])
     }
 
     @Test("a silent turn is reported as stalled, never killed; output clears it")
@@ -276,7 +243,7 @@ struct ConversationMachineTests {
         var sent: [AgentCommand] = []
         sent += Self.commands(m.handle(Self.result(), now: Self.at(2)))
         sent += Self.commands(m.handle(Self.result(), now: Self.at(3)))
-        #expect(sent == [.user(text: "two"), .user(text: "three")])
+        #expect(sent.compactMap { if case .user(let text, _) = $0 { text } else { nil } } == ["two", "three"])
         #expect(m.conversation.queued == 0)
     }
 
@@ -296,7 +263,7 @@ struct ConversationMachineTests {
             return
         }
         #expect(complete.stopReason == "interrupted")
-        #expect(Self.commands(end) == [.user(text: "stop, do this")])
+        #expect(Self.userTexts(end) == ["stop, do this"])
         #expect(m.queuedTurnIDs.count == 1)
     }
 
@@ -336,7 +303,7 @@ struct ConversationMachineTests {
     @Test("a crash mid-turn is a recoverable error; the next message resumes the session")
     func crashThenContinue() {
         var m = Self.running()
-        _ = m.handle(.system(subtype: "init", sessionID: "s1", model: nil), now: Self.at(0.5))
+        _ = m.handle(.system(ClaudeSystem(subtype: "init", sessionID: "s1")), now: Self.at(0.5))
         _ = m.handle(.textDelta(text: "partial", parentToolUseID: nil), now: Self.at(1))
         let exited = m.processExited(.exited(3), stderr: "warming up\nfatal: simulated crash\n", now: Self.at(2))
         #expect(Self.names(exited) == ["segment_end", "title_update", "error", "status"])
@@ -360,7 +327,7 @@ struct ConversationMachineTests {
         #expect(Self.names(exited).contains("error"))
         let again = m.processStarted(now: Self.at(1.1))
         #expect(!Self.names(again).contains("turn_start"))
-        #expect(Self.commands(again) == [.user(text: "hi")])
+        #expect(Self.userTexts(again) == ["hi"])
     }
 
     @Test("a process with nothing to do is stopped after the idle time, without an error")
@@ -403,7 +370,7 @@ struct ConversationMachineTests {
         #expect(Self.names(actions).prefix(2) == ["permission_resolved", "error"])
         #expect(actions.contains(.spawn(resumeSessionID: "s1")))
         let started = m.processStarted(now: Self.at(1))
-        #expect(Self.commands(started) == [.user(text: "next")])
+        #expect(Self.userTexts(started) == ["next"])
     }
 
     @Test("sub-agent lines and unknown lines change nothing")

@@ -100,8 +100,8 @@ struct FakeClaudeDriver {
 
     /// The session id of the `system` `init` line, which must come first.
     mutating func initLine() async -> (sessionID: String?, model: String?) {
-        guard case .system("init", let sessionID, let model)? = await next()?.first else { return (nil, nil) }
-        return (sessionID, model)
+        guard case .system(let system)? = await next()?.first, system.subtype == "init" else { return (nil, nil) }
+        return (system.sessionID, system.model)
     }
 }
 
@@ -221,7 +221,6 @@ struct FakeClaudeTests {
         #expect(permission.requestID == "req_1")
         #expect(permission.toolName == "Bash" && permission.toolUseID == toolUse.id)
         #expect(permission.input == toolUse.input)
-        #expect(ClaudeInput.sessionPermissions(from: permission.suggestions) == ClaudeInput.sessionRule(toolName: "Bash"))
 
         claude.send(ClaudeInput.allow(requestID: permission.requestID, input: permission.input))
         let after = await claude.turn()
@@ -299,7 +298,7 @@ struct FakeClaudeTests {
         _ = await claude.initLine()
         claude.send(Self.script(#"tool Bash {"command":"swift build"}"#, #"tool Bash {"command":"swift test"}"#))
         let permission = try #require(await claude.untilPermission().1)
-        let updates = try #require(ClaudeInput.sessionPermissions(from: permission.suggestions))
+        let updates: JSONValue = [["type": "addRules", "rules": [["toolName": "Bash"]], "behavior": "allow", "destination": "session"]]
         claude.send(ClaudeInput.allow(requestID: permission.requestID, input: permission.input, updatedPermissions: updates))
         let first = await claude.turn()
         #expect(first.permissionRequests == 0)

@@ -127,7 +127,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "RalphMobileServer",
+                "RalphMobileServer", "AgentRunner", "RalphAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -147,7 +147,8 @@ let package = Package(
         .testTarget(
             name: "RalphMobileServerTests",
             dependencies: [
-                "RalphMobileServer", "RalphSimulator", "TestSupport",
+                "RalphMobileServer", "RalphSimulator", "TestSupport", "AgentRunner",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: swiftSettings

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import RalphAPI
 import Testing
 
@@ -45,7 +46,18 @@ import Glibc
             lastActivityAt: Self.time(9), sessionId: "sess-1", status: .awaitingApproval, processRunning: true, queued: 2,
             pendingApprovals: 1, messageCount: 3, totalCostUsd: 0.123456789,
             usage: TokenUsage(inputTokens: 10, outputTokens: 20, cacheCreationInputTokens: 30, cacheReadInputTokens: 40),
-            lastMessagePreview: "Done — «ok» ✓"
+            lastMessagePreview: "Done — «ok» ✓", agentVersion: "2.1.330", agentPermissionMode: "plan",
+            sessionRules: [
+                SessionRule(
+                    id: "r-1", rule: PermissionRule(toolName: "Bash", field: "command", value: "touch a.txt", display: "Bash(touch a.txt)"),
+                    approvalId: "a-1", grantedBy: "k_12345678", grantedAt: Self.time(2), uses: 3, lastUsedAt: Self.time(4)
+                ),
+                SessionRule(
+                    id: "r-2", rule: PermissionRule(toolName: "mcp__db__q", field: nil, value: ["a": [1, 2.5], "b": nil], display: "mcp__db__q (this exact input)"),
+                    approvalId: "a-3", grantedBy: "local", grantedAt: Self.time(3)
+                ),
+            ],
+            retry: APIRetry(attempt: 2, maxRetries: 10, error: "overloaded", errorStatus: 529, retryDelayMs: 1206, at: Self.time(5))
         )
         let bare = Conversation(id: "c-bare", title: "", cwd: "/w", backend: "codex", createdAt: Self.t0, updatedAt: Self.t0, lastActivityAt: Self.t0)
         // Keys deliberately out of alphabetical order: they must come back in written order.
@@ -63,12 +75,14 @@ import Glibc
         let fullTurn = Turn(
             id: "t-1", conversationId: "c-full", text: "do it", state: .complete, createdAt: Self.time(0), startedAt: Self.time(1),
             endedAt: Self.time(2), sessionId: "sess-1", costUsd: 0.25, usage: TokenUsage(inputTokens: 7), durationMs: 1234,
-            stopReason: "end_turn", error: "none really"
+            stopReason: "end_turn", error: "none really", origin: .agent
         )
         let bareTurn = Turn(id: "t-2", conversationId: "c-full", text: "next", state: .queued, createdAt: Self.time(3))
         let decided = Approval(
             id: "a-1", conversationId: "c-full", turnId: "t-1", toolUseId: "tu-1", toolName: "Bash", input: input,
-            suggestions: [["type": "addRules", "rules": [["toolName": "Bash"]], "behavior": "allow"]], reason: "writes files",
+            suggestions: [["type": "addRules", "rules": [["toolName": "Bash"]], "behavior": "allow"]],
+            sessionRule: PermissionRule(toolName: "Bash", field: "command", value: "ls -la", display: "Bash(ls -la)"), description: "List files",
+            displayName: "Bash", blockedPath: "/work/proj/x", reason: "writes files",
             state: .allowed, decision: .allowSession, message: "go", decidedBy: "k_12345678", createdAt: Self.time(1),
             decidedAt: Self.time(2)
         )
@@ -410,12 +424,12 @@ import Glibc
     @Test func migrationsRunOnceAndReopeningKeepsTheData() async throws {
         do {
             let store = try ChatStore(path: path)
-            #expect(try await store.appliedMigrations() == ["v1-conversations-messages-turns-approvals-events", "v2-auto-reply"])
+            #expect(try await store.appliedMigrations() == ["v1-conversations-messages-turns-approvals-events", "v2-auto-reply", "v3-agent-facts-session-rules-turn-origin"])
             try await store.commit([.conversation(Self.conversation("c")), .message(Self.message("m", in: "c")), Self.event("c", 1)])
         }
         for _ in 0..<2 {
             let store = try ChatStore(path: path)
-            #expect(try await store.appliedMigrations() == ["v1-conversations-messages-turns-approvals-events", "v2-auto-reply"])
+            #expect(try await store.appliedMigrations() == ["v1-conversations-messages-turns-approvals-events", "v2-auto-reply", "v3-agent-facts-session-rules-turn-origin"])
             #expect(try await store.conversation(id: "c") == Self.conversation("c"))
             #expect(try await store.message(id: "m") == Self.message("m", in: "c"))
             #expect(try await store.lastEventSeq(conversationID: "c") == 1)
@@ -425,6 +439,34 @@ import Glibc
         let b = try ChatStore(path: path)
         try await a.commit([Self.event("c", 2)])
         #expect(try await b.commit([Self.event("c", 3)]).map(\.seq) == [3])
+    }
+
+    @Test func aDatabaseOfTheEarlierSchemaIsUpgradedKeepingItsRows() async throws {
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try ChatSchema.migrator.migrate(queue, upTo: "v2-auto-reply")
+            try await queue.write { db in
+                try db.execute(
+                    sql: """
+                        INSERT INTO conversations (id, title, title_is_custom, cwd, backend, pinned, archived, created_at, updated_at,
+                            last_activity_at, status, process_running, queued, pending_approvals, message_count, total_cost_usd, usage)
+                        VALUES ('old', 'Old one', 0, '/w', 'claude', 0, 0, ?, ?, ?, 'idle', 0, 0, 0, 1, 0.5,
+                            '{"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"input_tokens":5,"output_tokens":2}');
+                        INSERT INTO turns (id, conversation_id, text, state, created_at) VALUES ('t-old', 'old', 'hi', 'complete', ?);
+                        INSERT INTO approvals (id, conversation_id, turn_id, tool_name, input, suggestions, state, created_at)
+                            VALUES ('a-old', 'old', 't-old', 'Bash', '{"command":"ls"}', '[]', 'allowed', ?);
+                        """,
+                    arguments: [Self.t0, Self.t0, Self.t0, Self.t0, Self.t0]
+                )
+            }
+        }
+        let store = try ChatStore(path: path)
+        let old = try #require(try await store.conversation(id: "old"))
+        #expect(old.title == "Old one" && old.totalCostUsd == 0.5)
+        #expect(old.sessionRules.isEmpty && old.retry == nil && old.agentVersion == nil)
+        #expect(try await store.turn(id: "t-old")?.origin == .user)
+        let approval = try #require(try await store.approval(id: "a-old"))
+        #expect(approval.sessionRule == nil && approval.description == nil)
     }
 
     @Test func aFileThatIsNotADatabaseIsAClearError() throws {

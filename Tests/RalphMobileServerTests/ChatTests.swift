@@ -4,10 +4,11 @@ import Testing
 
 @testable import RalphMobileServer
 
-/// Conversations end to end: the real server, SQLite, and the `claude` test double speaking stream-json.
-@Suite("Chat with the Claude CLI double", .serialized)
+/// Conversations end to end with the real Claude Code CLI (2.1.330): the real server, SQLite, the CLI's stream-json
+/// protocol, and `fake-anthropic` standing in for the model API, which answers each message as a script.
+@Suite("Chat with the real Claude CLI", .serialized)
 struct ChatTests {
-    @Test("a full turn streams its chunks in order, then completes; the reply is stored")
+    @Test("a full turn streams its chunks in order, then completes; the reply is stored; the CLI's version and mode are shown")
     func fullTurn() async throws {
         let f = try await ChatFixture.start()
         defer { Task { await f.stop() } }
@@ -15,13 +16,13 @@ struct ChatTests {
         let stream = try await f.events(c.id)
         let sent = try await f.send(c.id, "hello there")
         #expect(sent.queuedPosition == 0)
-        let messages = try await stream.messages(until: "complete")
-        let names = messages.map(\.event).filter { $0 != "status" && $0 != "title_update" }
+        let messages = try await stream.messages(until: "complete", timeout: 30)
+        let names = messages.map(\.event).filter { !["status", "title_update", "permissions"].contains($0) }
         #expect(names.first == "turn_start")
         #expect(names.last == "complete")
         let chunks = messages.filter { $0.event == "chunk" }
         #expect(chunks.count >= 2, "the reply arrives as several deltas")
-        #expect(chunks.map { $0.json["text"] as? String ?? "" }.joined() == "Echo: hello there")
+        #expect(text(of: messages) == "Echo: hello there")
         // Ids are the conversation's sequence numbers: 1, 2, 3 … with no gap.
         let ids = messages.compactMap { $0.id.flatMap(Int.init) }
         #expect(ids == Array(1...ids.count))
@@ -29,130 +30,98 @@ struct ChatTests {
         #expect(complete["turn_id"] as? String == sent.turnId)
         #expect((complete["cost_usd"] as? Double ?? 0) > 0)
         #expect(messages.contains { $0.event == "title_update" && $0.json["title"] as? String == "hello there" })
-        let titleIndex = try #require(messages.firstIndex { $0.event == "title_update" })
-        #expect(titleIndex < messages.count - 1, "the title comes before the terminal event")
 
         let page = try await f.request(.GET, "/api/conversations/\(c.id)/messages").json(Page<ChatMessage>.self)
         #expect(page.items.map(\.role) == [.user, .assistant])
         #expect(page.items.last?.text == "Echo: hello there")
         #expect(page.items.last?.costUsd != nil)
-        #expect((page.lastEventId ?? 0) >= (ids.last ?? .max), "the page was read after the last event seen")
-        let after = try await f.request(.GET, "/api/conversations/\(c.id)").json(Conversation.self)
+        let after = try await f.conversation(c.id)
         #expect(after.title == "hello there")
         #expect(after.messageCount == 2)
-        #expect(after.sessionId != nil)
         #expect(after.status == .idle)
-        // The CLI was started with the flags of the design, in the conversation's directory.
-        let start = try #require(f.starts().first)
-        let argv = strings(start["argv"])
-        for flag in ["-p", "--input-format", "--output-format", "--verbose", "--include-partial-messages", "--permission-prompt-tool"] {
-            #expect(argv.contains(flag), "\(flag) missing from \(argv)")
-        }
-        #expect(start["cwd"]?.stringValue == f.root + "/app" || start["cwd"]?.stringValue?.hasSuffix("/root/app") == true)
+        #expect(after.agentVersion == RealClaude.pinnedVersion)
+        #expect(after.agentPermissionMode == "default")
+        // The CLI ran in the conversation's directory: it keeps the session's transcript under that directory's name.
+        let session = try #require(after.sessionId)
+        let transcript = try #require(f.sessionFile(session))
+        #expect(transcript.contains(f.cwd.replacingOccurrences(of: "/", with: "-")))
+        #expect(f.modelRequests().count == 1)
     }
 
-    @Test("a tool call waits for approval; allow sends the original input back to the CLI")
+    @Test("a Bash call waits for approval; allow runs it for real with the original input; deciding twice is refused")
     func allow() async throws {
         let f = try await ChatFixture.start()
         defer { Task { await f.stop() } }
         let c = try await f.create()
         let stream = try await f.events(c.id)
-        try await f.send(c.id, script("say Checking.", #"tool Bash {"command":"ls -la","description":"List"}"#, "say Done."))
-        let asked = try await stream.messages(until: "permission_required")
+        try await f.send(c.id, model(["say Creating the file.", "bash touch made-by-claude.txt"], ["say Done."]))
+        let asked = try await stream.messages(until: "permission_required", timeout: 30)
         let request = try #require(asked.last?.json)
         let approvalID = try #require(request["approval_id"] as? String)
         #expect(request["tool_name"] as? String == "Bash")
+        #expect((request["session_rule"] as? [String: Any])?["display"] as? String == "Bash(touch made-by-claude.txt)")
+        #expect(request["blocked_path"] as? String != nil || request["description"] as? String != nil, "the CLI's own words about the call are passed on")
         #expect(asked.contains { $0.event == "tool_start" })
-        let conversation = try await f.request(.GET, "/api/conversations/\(c.id)").json(Conversation.self)
-        #expect(conversation.status == .awaitingApproval)
+        #expect(try await f.conversation(c.id).status == .awaitingApproval)
         #expect(try await f.pendingApprovals().map(\.id) == [approvalID])
+        #expect(!FileManager.default.fileExists(atPath: f.cwd + "/made-by-claude.txt"), "nothing ran before the approval")
 
-        let decided = try await f.request(.POST, "/api/approvals/\(approvalID)", #"{"decision":"allow"}"#)
-        #expect(decided.status == 200)
-        #expect(try decided.json(Approval.self).state == .allowed)
-        let rest = try await stream.messages(until: "complete")
+        let decided = try await f.decide(approvalID, #"{"decision":"allow"}"#)
+        #expect(decided.state == .allowed)
+        let rest = try await stream.messages(until: "complete", timeout: 30)
         #expect(rest.contains { $0.event == "permission_resolved" && $0.json["decision"] as? String == "allow" })
         let toolEnd = try #require(rest.first { $0.event == "tool_end" }?.json)
         #expect(toolEnd["is_error"] as? Bool == false)
-        #expect((toolEnd["output"] as? String)?.contains("ran Bash") == true)
-
-        let response = try #require(f.controlResponses().first)
-        let inner = try #require(response["response"]?.objectValue)
-        #expect(inner["subtype"] == "success")
-        let answer = try #require(inner["response"]?.objectValue)
-        #expect(answer["behavior"] == "allow")
-        #expect(answer["updatedInput"] == ["command": "ls -la", "description": "List"])
-        #expect(answer["updatedPermissions"] == nil)
+        #expect(FileManager.default.fileExists(atPath: f.cwd + "/made-by-claude.txt"), "the command really ran")
         #expect(try await f.pendingApprovals().isEmpty)
 
-        // Deciding again is refused and changes nothing.
         let again = try await f.request(.POST, "/api/approvals/\(approvalID)", #"{"decision":"deny"}"#)
         #expect(again.status == 409)
         #expect(again.text.contains("already decided"))
-        #expect(f.controlResponses().count == 1)
     }
 
-    @Test("deny sends the person's message; the tool result is an error the model sees")
+    @Test("deny with a message: the tool does not run and the model gets the message as the tool's error result")
     func deny() async throws {
         let f = try await ChatFixture.start()
         defer { Task { await f.stop() } }
         let c = try await f.create()
         let stream = try await f.events(c.id)
-        try await f.send(c.id, script(#"tool Write {"file_path":"/etc/passwd","content":"x"}"#, "say Understood."))
-        let approvalID = try #require(try await stream.messages(until: "permission_required").last?.json["approval_id"] as? String)
-        let decided = try await f.request(.POST, "/api/approvals/\(approvalID)", #"{"decision":"deny","message":"not that file"}"#)
-        #expect(decided.status == 200)
-        let rest = try await stream.messages(until: "complete")
+        let target = f.cwd + "/notes.md"
+        try await f.send(c.id, model([#"tool Write {"file_path":"\#(target)","content":"x"}"#], ["say Understood."]))
+        let approvalID = try #require(try await stream.messages(until: "permission_required", timeout: 30).last?.json["approval_id"] as? String)
+        try await f.decide(approvalID, #"{"decision":"deny","message":"not that file"}"#)
+        let rest = try await stream.messages(until: "complete", timeout: 30)
         let toolEnd = try #require(rest.first { $0.event == "tool_end" }?.json)
         #expect(toolEnd["is_error"] as? Bool == true)
-        #expect(toolEnd["output"] as? String == "not that file")
-        let answer = try #require(f.controlResponses().first?["response"]?.objectValue?["response"]?.objectValue)
-        #expect(answer["behavior"] == "deny")
-        #expect(answer["message"] == "not that file")
+        #expect((toolEnd["output"] as? String)?.contains("not that file") == true)
+        #expect(!FileManager.default.fileExists(atPath: target))
+        // What the model was sent next: the denial, as an error tool result.
+        let last = try #require(f.modelRequests().last?["last"]?.arrayValue)
+        let result = try #require(last.compactMap(\.objectValue).first { $0["type"] == "tool_result" })
+        #expect(result["is_error"] == true)
+        #expect(result["content"]?.stringValue?.contains("not that file") == true)
     }
 
-    @Test("allow for the session sends the suggested rules; the CLI does not ask again for that tool")
-    func allowForSession() async throws {
-        let f = try await ChatFixture.start()
-        defer { Task { await f.stop() } }
-        let c = try await f.create()
-        let stream = try await f.events(c.id)
-        try await f.send(c.id, script(#"tool Bash {"command":"git status"}"#, #"tool Bash {"command":"git log"}"#, "say ok"))
-        let approvalID = try #require(try await stream.messages(until: "permission_required").last?.json["approval_id"] as? String)
-        #expect(try await f.request(.POST, "/api/approvals/\(approvalID)", #"{"decision":"allow_session"}"#).status == 200)
-        let rest = try await stream.messages(until: "complete")
-        #expect(!rest.contains { $0.event == "permission_required" }, "the second Bash call was not asked about")
-        #expect(rest.filter { $0.event == "tool_end" }.count == 2)
-        let answer = try #require(f.controlResponses().first?["response"]?.objectValue?["response"]?.objectValue)
-        #expect(answer["behavior"] == "allow")
-        guard case .array(let rules)? = answer["updatedPermissions"], let rule = rules.first?.objectValue else {
-            Issue.record("no updatedPermissions in \(answer)")
-            return
-        }
-        #expect(rule["destination"] == "session")
-        #expect(rule["type"] == "addRules")
-    }
-
-    @Test("a steer interrupts the running turn and runs next; the interrupt reaches the CLI")
+    @Test("a steer interrupts the running turn and runs next in the same process")
     func steer() async throws {
         let f = try await ChatFixture.start()
         defer { Task { await f.stop() } }
         let c = try await f.create()
         let stream = try await f.events(c.id)
-        let first = try await f.send(c.id, script("say Working on it", "sleep 30", "say never"))
-        _ = try await stream.messages(until: "chunk")
+        let first = try await f.send(c.id, model(["say Working on it", "hang"]))
+        _ = try await stream.messages(until: "chunk", timeout: 30)
+        let pids = f.agentPIDs()
+        #expect(pids.count == 1)
         let steered = try await f.send(c.id, "do this instead", mode: .steer)
         #expect(steered.queuedPosition == 1)
-        let ended = try await stream.messages(until: "complete") { $0.json["turn_id"] as? String == first.turnId }
+        let ended = try await stream.messages(until: "complete", timeout: 30) { $0.json["turn_id"] as? String == first.turnId }
         #expect(ended.last?.json["stop_reason"] as? String == "interrupted")
-        let next = try await stream.messages(until: "complete") { $0.json["turn_id"] as? String == steered.turnId }
-        #expect(next.filter { $0.event == "chunk" }.map { $0.json["text"] as? String ?? "" }.joined() == "Echo: do this instead")
-        let stdin = f.stdinLines()
-        #expect(stdin.contains { $0["type"] == "control_request" && $0["request"]?.objectValue?["subtype"] == "interrupt" })
-        #expect(f.starts().count == 1, "the process was kept")
+        let next = try await stream.messages(until: "complete", timeout: 30) { $0.json["turn_id"] as? String == steered.turnId }
+        #expect(text(of: next) == "Echo: do this instead")
+        #expect(f.agentPIDs() == pids, "the process was kept")
     }
 
-    @Test("interrupt stops the turn; with no turn running it is refused")
+    @Test("interrupt stops the turn and the next message works; with no turn running it is refused")
     func interrupt() async throws {
         let f = try await ChatFixture.start()
         defer { Task { await f.stop() } }
@@ -161,57 +130,39 @@ struct ChatTests {
         #expect(idle.status == 409)
         #expect(idle.text.contains("no turn is running"))
         let stream = try await f.events(c.id)
-        try await f.send(c.id, script("sleep 30"))
-        _ = try await stream.messages(until: "turn_start")
+        try await f.send(c.id, model(["say Thinking", "hang"]))
+        _ = try await stream.messages(until: "chunk", timeout: 30)
         let response = try await f.request(.POST, "/api/conversations/\(c.id)/interrupt")
         #expect(response.status == 202)
-        let ended = try await stream.messages(until: "complete")
+        let ended = try await stream.messages(until: "complete", timeout: 30)
         #expect(ended.last?.json["stop_reason"] as? String == "interrupted")
+        try await f.send(c.id, "and now?")
+        #expect(text(of: try await stream.messages(until: "complete", timeout: 30)) == "Echo: and now?")
     }
 
-    @Test("the CLI crashes mid-turn: the user gets an error and can continue in the same session")
-    func crash() async throws {
-        let f = try await ChatFixture.start()
-        defer { Task { await f.stop() } }
-        let c = try await f.create()
-        let stream = try await f.events(c.id)
-        try await f.send(c.id, "first")
-        _ = try await stream.messages(until: "complete")
-        try await f.send(c.id, script("say Starting", "crash"))
-        let failed = try await stream.messages(until: "error")
-        let error = try #require(failed.last?.json)
-        #expect(error["recoverable"] as? Bool == true)
-        #expect((error["message"] as? String)?.contains("exit code 3") == true)
-        #expect((error["message"] as? String)?.contains("simulated crash") == true)
-        // The partial reply is kept.
-        #expect(failed.contains { $0.event == "segment_end" })
-        try await f.send(c.id, "still there?")
-        let again = try await stream.messages(until: "complete")
-        #expect(again.filter { $0.event == "chunk" }.map { $0.json["text"] as? String ?? "" }.joined() == "Echo: still there?")
-        let starts = f.starts()
-        #expect(starts.count == 2)
-        let session = try #require(starts.first?["session_id"]?.stringValue)
-        let argv = strings(starts.last?["argv"])
-        #expect(argv.contains("--resume") && argv.contains(session), "the second process resumed \(session): \(argv)")
-    }
-
-    @Test("50 queued messages are delivered to the CLI in order, one turn each")
-    func fiftyQueued() async throws {
+    @Test("20 queued messages are delivered to the CLI in order, one turn each")
+    func queued() async throws {
         let f = try await ChatFixture.start()
         defer { Task { await f.stop() } }
         let c = try await f.create()
         let stream = try await f.events(c.id)
         var turns: [String] = []
-        for i in 1...50 { turns.append(try await f.send(c.id, "message \(i)").turnId) }
+        for i in 1...20 { turns.append(try await f.send(c.id, "message \(i)").turnId) }
         var completed: [String] = []
-        while completed.count < 50 {
-            let message = try await stream.nextMessage(timeout: 20)
-            if message.event == "complete", let turn = message.json["turn_id"] as? String { completed.append(turn) }
+        var replies: [String: String] = [:]
+        var chunks: [String: String] = [:]
+        while completed.count < 20 {
+            let message = try await stream.nextMessage(timeout: 30)
+            let turn = message.json["turn_id"] as? String ?? ""
+            if message.event == "chunk" { chunks[turn, default: ""] += message.json["text"] as? String ?? "" }
+            if message.event == "complete" {
+                completed.append(turn)
+                replies[turn] = chunks[turn]
+            }
             #expect(message.event != "error")
         }
         #expect(completed == turns)
-        let sent = f.stdinLines().filter { $0["type"] == "user" }.compactMap { $0["message"]?.objectValue?["content"]?.stringValue }
-        #expect(sent == (1...50).map { "message \($0)" })
+        #expect(turns.enumerated().allSatisfy { replies[$1] == "Echo: message \($0 + 1)" }, "each turn got its own answer")
         var all: [ChatMessage] = []
         var cursor: String?
         repeat {
@@ -219,41 +170,40 @@ struct ChatTests {
             all = page.items + all
             cursor = page.hasMore ? page.nextCursor : nil
         } while cursor != nil
-        #expect(all.count == 100)
-        #expect(Set(all.map(\.id)).count == 100)
-        #expect(all.filter { $0.role == .user }.map(\.text) == (1...50).map { "message \($0)" })
+        #expect(all.count == 40)
+        #expect(Set(all.map(\.id)).count == 40)
+        #expect(all.filter { $0.role == .user }.map(\.text) == (1...20).map { "message \($0)" })
     }
 
-    @Test("the server restarts mid-conversation; the phone resumes from its last event id with no gap")
+    @Test("the server restarts mid-turn; the phone resumes from its last event id with no gap and the session goes on")
     func restart() async throws {
         let f = try await ChatFixture.start()
         let c = try await f.create()
         let stream = try await f.events(c.id)
         try await f.send(c.id, "before the restart")
-        let before = try await stream.messages(until: "complete")
+        let before = try await stream.messages(until: "complete", timeout: 30)
         let lastSeen = try #require(before.last?.id.flatMap(Int.init))
-        try await f.send(c.id, script("say Long job", "sleep 30"))
-        _ = try await stream.messages(until: "chunk")
-        await f.stop()
+        let session = try #require(try await f.conversation(c.id).sessionId)
+        try await f.send(c.id, model(["say Long job", "hang"]))
+        _ = try await stream.messages(until: "chunk", timeout: 30)
+        await f.server.stop()
+        #expect(f.agentPIDs().isEmpty, "the server stopped its CLI")
 
         let server = try await f.restarted()
-        defer { Task { await server.stop() } }
-        // The turn cut by the restart ended with an error; then a new message resumes the session.
+        defer { Task { await server.stop(); await f.anthropic?.stop() } }
         let resumed = try await f.events(c.id, after: lastSeen, base: server.base)
         let replay = try await resumed.messages(until: "error")
         let ids = replay.compactMap { $0.id.flatMap(Int.init) }
         #expect(ids == Array((lastSeen + 1)...(lastSeen + ids.count)), "no gap, no repeat after \(lastSeen): \(ids)")
-        #expect(replay.first { $0.event != "status" }?.event == "turn_start")
         #expect((replay.last?.json["message"] as? String)?.contains("restarted") == true)
-        // What the phone had already shown of the cut reply is kept as a message (announced before the error).
-        let kept = try #require(replay.last { $0.event == "segment_end" }?.json["message_id"] as? String)
+        // What the phone had already shown of the cut reply is kept as a message.
         let stored = try await f.request(.GET, "/api/conversations/\(c.id)/messages", base: server.base).json(Page<ChatMessage>.self).items
-        #expect(stored.last?.id == kept && stored.last?.text == "Long job" && stored.last?.role == .assistant)
+        #expect(stored.last?.text == "Long job" && stored.last?.role == .assistant)
         try await f.send(c.id, "after the restart", base: server.base)
-        let after = try await resumed.messages(until: "complete")
-        #expect(after.compactMap { $0.id.flatMap(Int.init) }.first == (ids.last ?? lastSeen) + 1)
-        let argv = strings(f.starts().last?["argv"])
-        #expect(argv.contains("--resume"))
+        let after = try await resumed.messages(until: "complete", timeout: 30)
+        #expect(text(of: after) == "Echo: after the restart")
+        let now = try await f.request(.GET, "/api/conversations/\(c.id)", base: server.base).json(Conversation.self)
+        #expect(now.sessionId == session, "the CLI resumed the same session")
     }
 
     @Test("approvals show up on the global stream while pending, and leave it when resolved")
@@ -263,117 +213,35 @@ struct ChatTests {
         let c = try await f.create()
         let global = try await SSETestClient.connect(f.base + "/api/events")
         _ = try await global.messages(until: "ready")
-        try await f.send(c.id, script(#"tool Bash {"command":"make"}"#))
-        let pending = try await global.messages(until: "approval.pending")
+        try await f.send(c.id, model(["bash make"]))
+        let pending = try await global.messages(until: "approval.pending", timeout: 30)
         let approval = try #require(pending.last?.json)
         #expect(approval["tool_name"] as? String == "Bash")
         #expect(pending.contains { $0.event == "conversation.updated" })
-        // A phone connecting now is told what waits for it.
         let late = try await SSETestClient.connect(f.base + "/api/events")
         let snapshot = try await late.messages(until: "ready")
         #expect(snapshot.contains { $0.event == "approval.pending" })
         let id = try #require(approval["id"] as? String)
-        #expect(try await f.request(.POST, "/api/approvals", #"{"ids":["\#(id)"],"decision":"allow"}"#).status == 200)
+        #expect(try await f.request(.POST, "/api/approvals", #"{"ids":["\#(id)"],"decision":"deny"}"#).status == 200)
         let resolved = try await global.messages(until: "approval.resolved")
-        #expect(resolved.last?.json["state"] as? String == "allowed")
+        #expect(resolved.last?.json["state"] as? String == "denied")
     }
 
-    @Test("bad input gets a clear error and changes nothing")
-    func badInput() async throws {
-        let f = try await ChatFixture.start()
-        defer { Task { await f.stop() } }
-        let outside = try await f.request(.POST, "/api/conversations", #"{"cwd":"/etc"}"#)
-        #expect(outside.status == 400)
-        #expect(outside.text.hasPrefix(#"{"error":"invalid_path: "#))
-        let missing = try await f.request(.POST, "/api/conversations", #"{"cwd":"nope"}"#)
-        #expect(missing.status == 400)
-        let escape = try await f.request(.POST, "/api/conversations", #"{"cwd":"app/../../.."}"#)
-        #expect(escape.status == 400)
-        let backend = try await f.request(.POST, "/api/conversations", #"{"cwd":"app","backend":"gpt"}"#)
-        #expect(backend.status == 400)
-        #expect(backend.text.contains("unknown backend"))
-        #expect(try await f.request(.GET, "/api/conversations").json(Page<Conversation>.self).items.isEmpty)
-
-        #expect(try await f.request(.GET, "/api/conversations/c_nope").status == 404)
-        #expect(try await f.request(.POST, "/api/conversations/c_nope/messages", #"{"text":"hi"}"#).status == 404)
-        #expect(try await f.request(.GET, "/api/conversations/c_nope/events").status == 404)
-        #expect(try await f.request(.POST, "/api/approvals/a_nope", #"{"decision":"allow"}"#).status == 404)
-
-        let c = try await f.create()
-        let empty = try await f.request(.POST, "/api/conversations/\(c.id)/messages", #"{"text":"  \n "}"#)
-        #expect(empty.status == 400)
-        #expect(empty.text.contains("text cannot be empty"))
-        let huge = try await f.request(.POST, "/api/conversations/\(c.id)/messages", f.json(SendMessageRequest(text: String(repeating: "x", count: 100_001))))
-        #expect(huge.status == 400)
-        #expect(huge.text.contains("longer than"))
-        let badMode = try await f.request(.POST, "/api/conversations/\(c.id)/messages", #"{"text":"hi","mode":"shout"}"#)
-        #expect(badMode.status == 400)
-        let badDecision = try await f.request(.POST, "/api/approvals/a_x", #"{"decision":"maybe"}"#)
-        #expect(badDecision.status == 400)
-        #expect(try await f.request(.GET, "/api/conversations?limit=0").status == 400)
-        #expect(try await f.request(.GET, "/api/conversations?cursor=garbage").status == 400)
-        #expect(try await f.request(.GET, "/api/approvals?state=maybe").status == 400)
-        #expect(try await f.request(.PATCH, "/api/conversations/\(c.id)", #"{"title":"   "}"#).status == 400)
-        let unchanged = try await f.request(.GET, "/api/conversations/\(c.id)").json(Conversation.self)
-        #expect(unchanged.messageCount == 0)
-        #expect(f.starts().isEmpty, "no CLI was started by bad requests")
-    }
-
-    @Test("an approval whose turn ended cannot be decided")
+    @Test("an approval whose turn was interrupted cannot be decided")
     func approvalForFinishedTurn() async throws {
         let f = try await ChatFixture.start()
         defer { Task { await f.stop() } }
         let c = try await f.create()
         let stream = try await f.events(c.id)
-        try await f.send(c.id, script(#"tool Bash {"command":"deploy"}"#))
-        let approvalID = try #require(try await stream.messages(until: "permission_required").last?.json["approval_id"] as? String)
+        try await f.send(c.id, model(["bash ./deploy.sh"]))
+        let approvalID = try #require(try await stream.messages(until: "permission_required", timeout: 30).last?.json["approval_id"] as? String)
         #expect(try await f.request(.POST, "/api/conversations/\(c.id)/interrupt").status == 202)
-        _ = try await stream.messages(until: "complete")
+        _ = try await stream.messages(until: "complete", timeout: 30)
         let late = try await f.request(.POST, "/api/approvals/\(approvalID)", #"{"decision":"allow"}"#)
         #expect(late.status == 409)
         #expect(late.text.contains("no longer pending"))
         let stored = try await f.request(.GET, "/api/approvals?state=all").json(ApprovalList.self).approvals
         #expect(stored.first { $0.id == approvalID }?.state == .cancelled)
-    }
-
-    @Test("conversations: create, rename, pin (stored on the server), list with filters, delete")
-    func crud() async throws {
-        let f = try await ChatFixture.start()
-        defer { Task { await f.stop() } }
-        let a = try await f.create(title: "Alpha")
-        let b = try await f.create()
-        #expect(a.title == "Alpha")
-        #expect(b.title.isEmpty)
-        let pinned = try await f.request(.PATCH, "/api/conversations/\(b.id)", #"{"pinned":true,"title":"Beta"}"#).json(Conversation.self)
-        #expect(pinned.pinned && pinned.title == "Beta" && pinned.titleIsCustom)
-        let onlyPinned = try await f.request(.GET, "/api/conversations?pinned=true").json(Page<Conversation>.self)
-        #expect(onlyPinned.items.map(\.id) == [b.id])
-        _ = try await f.request(.PATCH, "/api/conversations/\(a.id)", #"{"archived":true}"#)
-        #expect(try await f.request(.GET, "/api/conversations").json(Page<Conversation>.self).items.map(\.id) == [b.id])
-        #expect(try await f.request(.GET, "/api/conversations?archived=true").json(Page<Conversation>.self).items.count == 2)
-        let deleted = try await f.request(.DELETE, "/api/conversations/\(a.id)")
-        #expect(deleted.status == 200)
-        #expect(try await f.request(.GET, "/api/conversations/\(a.id)").status == 404)
-        #expect(try await f.request(.DELETE, "/api/conversations/\(a.id)").status == 404)
-    }
-
-    @Test("a viewer reads conversations but cannot chat or decide")
-    func viewerReadsOnly() async throws {
-        let f = try await ChatFixture.start(apiKey: "admin-key-for-chat-tests")
-        defer { Task { await f.stop() } }
-        let c = try await f.create()
-        let created = try await f.request(.POST, "/api/keys", #"{"role":"viewer","name":"phone"}"#).json(CreatedAPIKey.self)
-        let viewer = [("X-Api-Key", created.secret)]
-        #expect(try await f.request(.GET, "/api/conversations", headers: viewer).status == 200)
-        #expect(try await f.request(.GET, "/api/conversations/\(c.id)/messages", headers: viewer).status == 200)
-        #expect(try await f.request(.GET, "/api/approvals", headers: viewer).status == 200)
-        let send = try await f.request(.POST, "/api/conversations/\(c.id)/messages", #"{"text":"hi"}"#, headers: viewer)
-        #expect(send.status == 403)
-        #expect(send.text.contains("needs operator"))
-        #expect(try await f.request(.POST, "/api/conversations", #"{"cwd":"app"}"#, headers: viewer).status == 403)
-        #expect(try await f.request(.PATCH, "/api/conversations/\(c.id)", #"{"pinned":true}"#, headers: viewer).status == 403)
-        #expect(try await f.request(.POST, "/api/approvals/a_x", #"{"decision":"allow"}"#, headers: viewer).status == 403)
-        #expect(f.starts().isEmpty)
     }
 
     @Test("a silent turn is reported as stalled and keeps running; an idle CLI is stopped and resumed on the next message")
@@ -385,34 +253,28 @@ struct ChatTests {
         defer { Task { await f.stop() } }
         let c = try await f.create()
         let stream = try await f.events(c.id)
-        try await f.send(c.id, script("say Thinking", "sleep 2.5", "say Still here."))
-        let stalled = try await stream.messages(until: "status", timeout: 5) { $0.json["status"] as? String == "stalled" }
+        try await f.send(c.id, model(["wait 3000", "say Still here."]))
+        let stalled = try await stream.messages(until: "status", timeout: 30) { $0.json["status"] as? String == "stalled" }
         #expect((stalled.last?.json["silent_secs"] as? Int ?? 0) >= 1)
-        let done = try await stream.messages(until: "complete", timeout: 10)
-        #expect(done.contains { $0.event == "chunk" && ($0.json["text"] as? String ?? "").contains("here") }, "the stalled turn was not killed")
-        // Idle for more than a second: the process is stopped, without an error.
-        try await eventually(8, "the idle CLI to be stopped") {
-            try await f.request(.GET, "/api/conversations/\(c.id)").json(Conversation.self).processRunning == false
+        let done = try await stream.messages(until: "complete", timeout: 30)
+        #expect(text(of: done) == "Still here.", "the stalled turn was not killed")
+        let session = try #require(try await f.conversation(c.id).sessionId)
+        let first = f.agentPIDs()
+        try await eventually(15, "the idle CLI to be stopped") {
+            try await f.conversation(c.id).processRunning == false && f.agentPIDs().isEmpty
         }
         try await f.send(c.id, "wake up")
-        let again = try await stream.messages(until: "complete")
+        let again = try await stream.messages(until: "complete", timeout: 30)
         #expect(!again.contains { $0.event == "error" })
-        #expect(f.starts().count == 2)
-        let argv = strings(f.starts().last?["argv"])
-        #expect(argv.contains("--resume"))
+        #expect(text(of: again) == "Echo: wake up")
+        #expect(f.agentPIDs() != first, "a new process")
+        #expect(try await f.conversation(c.id).sessionId == session, "which resumed the session")
     }
+}
 
-    @Test("a missing CLI is an error that says so, not a hang")
-    func missingBackend() async throws {
-        let f = try await ChatFixture.start { $0.claudeCommand = "/nonexistent/claude" }
-        defer { Task { await f.stop() } }
-        let c = try await f.create()
-        let stream = try await f.events(c.id)
-        try await f.send(c.id, "hello")
-        let error = try #require(try await stream.messages(until: "error").last?.json)
-        #expect((error["message"] as? String)?.contains("/nonexistent/claude") == true)
-        #expect(error["recoverable"] as? Bool == false)
-    }
+/// The text of the `chunk` events among `messages`, joined.
+func text(of messages: [SSEMessage]) -> String {
+    messages.filter { $0.event == "chunk" }.map { $0.json["text"] as? String ?? "" }.joined()
 }
 
 /// The strings of a JSON array (an argv in fake-claude's log).

@@ -36,6 +36,12 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
+    /// The elements, if this is an array.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+
     /// The object, if this is an object.
     public var objectValue: JSONObject? {
         if case .object(let o) = self { return o }

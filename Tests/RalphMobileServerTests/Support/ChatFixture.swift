@@ -4,59 +4,89 @@ import RalphAPI
 
 @testable import RalphMobileServer
 
-/// A real server whose conversations run the `claude` test double (`fake-claude`, which speaks the CLI's stream-json
-/// protocol from a script in each message), with its own workspace, data directory and CLI log.
+/// A real server whose conversations run a Claude CLI, with its own workspace, data directory and logs:
+///
+/// - `.real` (the default): the real Claude Code CLI (``RealClaude``), talking to `fake-anthropic`, the double of the
+///   model API, which answers each message as a script (``model(_:)``);
+/// - `.fake`: `fake-claude`, the double of the CLI, kept for faults the real CLI cannot be made to show (a crash,
+///   garbage on stdout), which logs its argv and every stdin line.
 final class ChatFixture: Sendable {
+    enum CLI: Sendable { case real, fake }
+
+    let cli: CLI
     let tmp: TemporaryDirectory
     let root: String
     let data: String
     /// Where fake-claude logs its argv, every stdin line and its exit.
     let log: String
+    /// The CLI's home (its `CLAUDE_CONFIG_DIR` is `<home>/.claude` for the real one, the home itself for fake-claude).
     let claudeHome: String
+    /// The model API double the real CLI talks to.
+    let anthropic: FakeAnthropic?
     let server: LiveServer
     let headers: [(String, String)]
 
     var base: String { server.base }
+    var cwd: String { root + "/app" }
 
-    static func start(apiKey: String? = nil, _ configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }) async throws -> ChatFixture {
+    static func start(
+        cli: CLI = .real, apiKey: String? = nil, _ configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> ChatFixture {
         let tmp = TemporaryDirectory("rm-chat")
         let root = tmp.subdirectory("root")
         _ = tmp.subdirectory("root/app")
         let data = tmp.subdirectory("data")
         let log = tmp.path + "/claude.log"
         let claudeHome = tmp.subdirectory("claude-home")
-        let server = try await Self.server(root: root, data: data, log: log, claudeHome: claudeHome, apiKey: apiKey, configure)
-        return ChatFixture(tmp: tmp, root: root, data: data, log: log, claudeHome: claudeHome, server: server, apiKey: apiKey)
+        let anthropic = cli == .real ? try await FakeAnthropic.start(log: tmp.path + "/anthropic.log") : nil
+        let server = try await Self.server(cli: cli, root: root, data: data, log: log, claudeHome: claudeHome, anthropic: anthropic, apiKey: apiKey, configure)
+        return ChatFixture(
+            cli: cli, tmp: tmp, root: root, data: data, log: log, claudeHome: claudeHome, anthropic: anthropic, server: server, apiKey: apiKey
+        )
     }
 
     static func server(
-        root: String, data: String, log: String, claudeHome: String, apiKey: String?, _ configure: @escaping @Sendable (inout ServerConfiguration) -> Void
+        cli: CLI, root: String, data: String, log: String, claudeHome: String, anthropic: FakeAnthropic?, apiKey: String?,
+        _ configure: @escaping @Sendable (inout ServerConfiguration) -> Void
     ) async throws -> LiveServer {
-        try await LiveServer.start(workspaces: [root], dataDirectory: data) { configuration in
-            configuration.claudeCommand = Products.fakeClaude
-            configuration.chatEnvironment = ["FAKE_CLAUDE_LOG": log, "CLAUDE_CONFIG_DIR": claudeHome, "FAKE_CLAUDE_DELAY_MS": "1"]
+        let command = cli == .real ? try RealClaude.require() : Products.fakeClaude
+        return try await LiveServer.start(workspaces: [root], dataDirectory: data) { configuration in
+            configuration.claudeCommand = command
+            if let anthropic {
+                configuration.chatEnvironment = RealClaude.environment(home: claudeHome, apiBase: anthropic.base)
+            } else {
+                configuration.chatEnvironment = ["FAKE_CLAUDE_LOG": log, "CLAUDE_CONFIG_DIR": claudeHome, "FAKE_CLAUDE_DELAY_MS": "1"]
+            }
             configuration.apiKey = apiKey
             configure(&configuration)
         }
     }
 
-    private init(tmp: TemporaryDirectory, root: String, data: String, log: String, claudeHome: String, server: LiveServer, apiKey: String?) {
+    private init(
+        cli: CLI, tmp: TemporaryDirectory, root: String, data: String, log: String, claudeHome: String, anthropic: FakeAnthropic?, server: LiveServer,
+        apiKey: String?
+    ) {
+        self.cli = cli
         self.tmp = tmp
         self.root = root
         self.data = data
         self.log = log
         self.claudeHome = claudeHome
+        self.anthropic = anthropic
         self.server = server
         self.headers = apiKey.map { [("X-Api-Key", $0)] } ?? []
     }
 
-    /// A server started again on the same data directory (a restart), sharing this fixture's files.
+    /// A server started again on the same data directory (a restart), sharing this fixture's files and model API.
     func restarted(_ configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }) async throws -> LiveServer {
-        try await Self.server(root: root, data: data, log: log, claudeHome: claudeHome, apiKey: headers.first?.1, configure)
+        try await Self.server(
+            cli: cli, root: root, data: data, log: log, claudeHome: claudeHome, anthropic: anthropic, apiKey: headers.first?.1, configure
+        )
     }
 
     func stop() async {
         await server.stop()
+        await anthropic?.stop()
     }
 
     // MARK: - Requests
@@ -111,7 +141,44 @@ final class ChatFixture: Sendable {
         stdinLines().filter { $0["type"] == "control_response" }
     }
 
-    func starts() -> [JSONObject] { logEntries().filter { $0["event"] == "start" } }
+    /// fake-claude's starts for conversations (not the server asking it for its version and help).
+    func starts() -> [JSONObject] {
+        logEntries().filter { $0["event"] == "start" && !strings($0["argv"]).contains("--version") && !strings($0["argv"]).contains("--help") }
+    }
+
+    // MARK: - The real CLI
+
+    /// The pids of the real CLI's processes running now (found in /proc by their executable).
+    func agentPIDs() -> [Int32] {
+        guard let path = RealClaude.path else { return [] }
+        let target = (path as NSString).resolvingSymlinksInPath
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).filter { pid in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) == target
+        }.sorted()
+    }
+
+    /// The requests the model API double answered, in order.
+    func modelRequests() -> [JSONObject] { anthropic?.requests() ?? [] }
+
+    /// The real CLI's transcript of `session` (it keeps one file per session under its config directory).
+    func sessionFile(_ session: String) -> String? {
+        let projects = claudeHome + "/.claude/projects"
+        let directories = (try? FileManager.default.contentsOfDirectory(atPath: projects)) ?? []
+        return directories.map { projects + "/" + $0 + "/" + session + ".jsonl" }.first { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    func conversation(_ id: String) async throws -> Conversation {
+        try await request(.GET, "/api/conversations/\(id)").json(Conversation.self)
+    }
+
+    /// Decides an approval; fails unless the server accepted it.
+    @discardableResult
+    func decide(_ approvalID: String, _ body: String) async throws -> Approval {
+        let response = try await request(.POST, "/api/approvals/\(approvalID)", body)
+        guard response.status == 200 else { throw TestFailure("decide: \(response.status) \(response.text)") }
+        return try response.json(Approval.self)
+    }
 }
 
 extension SSETestClient {

@@ -18,14 +18,16 @@
 // Choosing the reply, from the request alone (so it holds across CLI restarts, --resume and sub-agents):
 // - The prompt is the last text, not starting with `<system-reminder>`, of the last user message that has one
 //   (tool_result blocks and `system` messages are ignored). The step is the number of assistant messages after it.
-// - A prompt whose first line is `#model` is a script: lines `---` separate steps, step n answers request n, a step
-//   past the end answers `say Done.`. Any other prompt is answered `Echo: <prompt on one line, 300 characters>`.
+// - A prompt whose first line is `#model` (trailing spaces allowed) is a script: lines `---` separate steps, step n
+//   answers request n, a step past the end answers `say Done.`. Any other prompt is answered
+//   `Echo: <prompt on one line, 300 characters>`.
 // - Commands of a step, one a line (blank lines skipped; an unknown command or bad arguments anywhere in the script
 //   answer 400 invalid_request_error naming the line):
 //     say <text>                   a text block, streamed word by word (`\n` is a newline, `\\` a backslash)
 //     think <text>                 a thinking block: thinking_deltas, then a signature_delta
 //     tool <Name> <json object>    a tool_use block (id toolu_…), its input in at least two input_json_deltas
-//     bash <command>               tool Bash {"command": <command>, "description": "Run <command>"}
+//     bash <command>               tool Bash {"command": <command>, "description": "Run <command>"}; the command is
+//                                  taken verbatim (no escapes)
 //     agent <description> :: <prompt>
 //                                  tool Agent {"description", "prompt", "subagent_type": "general-purpose"};
 //                                  `\n` in the prompt is a newline, so `agent check :: #model\nsay sub says 42`
@@ -38,6 +40,14 @@
 //     fail <status> <n>            the first n requests of this step (per prompt and step, in memory) fail so
 //     hang                         send message_start and one delta, then nothing until the client goes away
 //     cut                          send message_start and one delta, then drop the connection
+//   Without "stream": true, `hang` and `cut` send the headers and half of the JSON body.
+//
+// What the real CLI (2.1.330) does with these, which a test has to allow for:
+// - It retries 429, 5xx, 529 and a `cut` itself (a `system/api_retry` stdout line each, backing off 0.5 s, 1 s,
+//   2 s…, about 1 s after a 429's retry-after; CLAUDE_CODE_MAX_RETRIES caps the count, then the result has
+//   is_error true); its x-stainless-retry-count header stays 0 on those retries.
+// - On a 400 it resends the same request up to five more times with fewer betas before giving up, without
+//   api_retry lines, so `fail 400 <n>` counts those resends; `error 400` ends the turn with is_error true.
 import Foundation
 import Hummingbird
 import RalphAPI

@@ -50,17 +50,15 @@
 //   api_retry lines, so `fail 400 <n>` counts those resends; `error 400` ends the turn with is_error true.
 import Foundation
 import Hummingbird
-import RalphAPI
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
+/// The process: serves the API until SIGTERM or SIGINT.
 @main
 struct FakeAnthropic {
-    /// The largest request body read (the CLI sends whole conversations).
-    static let maxBody = 64 * 1024 * 1024
-
+    /// Parses the options, binds, prints the `listening on` line, serves.
     static func main() async throws {
         let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
         let server = Server(log: RequestLog(path: ProcessInfo.processInfo.environment["FAKE_ANTHROPIC_LOG"]), attempts: Attempts())
@@ -74,85 +72,5 @@ struct FakeAnthropic {
             }
         )
         try await app.runService()
-    }
-}
-
-/// Routes, checks and answers requests.
-struct Server: Sendable {
-    let log: RequestLog
-    let attempts: Attempts
-
-    /// Answers one request and logs it.
-    func respond(_ request: Request) async -> Response {
-        var request = request
-        let requestID = Identifier.make("req_")
-        var entry = LogEntry(path: request.uri.path)
-        entry.retryCount = request.headers[.stainlessRetryCount].flatMap { Int($0) }
-        let (response, pause) = await answer(&request, requestID: requestID, entry: &entry)
-        log.append(entry)
-        if pause > 0 { try? await Task.sleep(for: .milliseconds(pause)) }
-        return response
-    }
-
-    /// The response, and the pause (`wait`) before it. Fills in `entry`.
-    private func answer(_ request: inout Request, requestID: String, entry: inout LogEntry) async -> (Response, Int) {
-        func failed(_ error: APIError) -> (Response, Int) {
-            entry.status = error.status
-            return (error.response(requestID: requestID), 0)
-        }
-        let path = request.uri.path
-        guard request.method == .post, path == "/v1/messages" || path == "/v1/messages/count_tokens" else {
-            return failed(.notFound)
-        }
-        guard request.headers[.apiKey] != nil || request.headers[.authorization] != nil else {
-            return failed(.unauthenticated)
-        }
-        let bytes: [UInt8]
-        do {
-            bytes = Array(try await request.collectBody(upTo: FakeAnthropic.maxBody).readableBytesView)
-        } catch {
-            return failed(APIError(status: 413))
-        }
-        guard case .object(let body)? = try? JSONParser.parse(bytes) else {
-            return failed(.invalidRequest("The request body is not valid JSON: a JSON object is required."))
-        }
-        guard let model = body["model"]?.stringValue, !model.isEmpty else {
-            return failed(.invalidRequest("model: Field required"))
-        }
-        guard case .array(let messages)? = body["messages"] else {
-            return failed(.invalidRequest("messages: Field required"))
-        }
-        let stream = body["stream"]?.boolValue ?? false
-        let conversation = Conversation(messages: messages)
-        entry.model = model
-        entry.stream = stream
-        entry.script = conversation.prompt
-        entry.last = conversation.last
-
-        if path == "/v1/messages/count_tokens" {
-            return (Wire.json(200, ["input_tokens": .int(bytes.count / 4)], requestID: requestID), 0)
-        }
-        let prompt = conversation.prompt ?? ""
-        entry.step = conversation.step
-        let attempt = attempts.next(prompt: prompt, step: conversation.step)
-        entry.attempt = attempt
-        let step: Step
-        do {
-            step = try Script.plan(for: prompt).step(conversation.step)
-        } catch {
-            return failed(.invalidRequest("fake-anthropic \(error.message)"))
-        }
-        if let scripted = step.error {
-            return (failed(APIError(scripted)).0, step.waitMilliseconds)
-        }
-        if let failure = step.failure, attempt <= failure.count {
-            return (failed(APIError(failure.error)).0, step.waitMilliseconds)
-        }
-        let reply = Reply(step: step, model: model)
-        let response =
-            stream
-            ? Stream.events(reply, request: request, requestID: requestID)
-            : Stream.message(reply, request: request, requestID: requestID)
-        return (response, step.waitMilliseconds)
     }
 }

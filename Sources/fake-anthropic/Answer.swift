@@ -3,7 +3,7 @@ import RalphAPI
 
 /// Sends a ``Reply``: as server-sent events, each written to the socket as soon as it is produced, or as one JSON
 /// message. `hang` and `cut` break either kind of answer part way.
-enum Stream {
+enum Answer {
     /// Thrown out of a response body to make the server drop the connection without finishing the response (`cut`).
     struct Cut: Error {}
 

@@ -40,8 +40,14 @@ struct Server: Sendable {
         } catch {
             return failed(APIError(status: 413))
         }
-        guard case .object(let body)? = try? JSONParser.parse(bytes) else {
-            return failed(.invalidRequest("The request body is not valid JSON: a JSON object is required."))
+        let parsed: JSONValue
+        do {
+            parsed = try JSONParser.parse(bytes)
+        } catch {
+            return failed(.invalidRequest("The request body is not valid JSON: \(error)"))
+        }
+        guard case .object(let body) = parsed else {
+            return failed(.invalidRequest("The request body must be a JSON object"))
         }
         guard let model = body["model"]?.stringValue, !model.isEmpty else {
             return failed(.invalidRequest("model: Field required"))

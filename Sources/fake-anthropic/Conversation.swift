@@ -10,6 +10,8 @@ struct Conversation: Sendable {
     var step: Int
     /// A summary of the content blocks of the last message (messages with role `system` skipped), for the log.
     var last: [JSONValue]
+    /// How many user messages carry a prompt, this one included: `{turn}` in a `say` of the script.
+    var turn: Int
 
     /// Reads `messages`; entries that are not objects and messages with role `system` are ignored.
     init(messages: [JSONValue]) {
@@ -17,6 +19,7 @@ struct Conversation: Sendable {
         prompt = nil
         step = 0
         last = entries.last.map(Self.summary) ?? []
+        turn = entries.count { $0["role"]?.stringValue == "user" && !Self.promptTexts(of: $0).isEmpty }
         for (index, message) in entries.enumerated().reversed() where message["role"]?.stringValue == "user" {
             guard let text = Self.promptTexts(of: message).last else { continue }
             prompt = text

@@ -23,7 +23,8 @@
 //   `Echo: <prompt on one line, 300 characters>`.
 // - Commands of a step, one a line (blank lines skipped; an unknown command or bad arguments anywhere in the script
 //   answer 400 invalid_request_error naming the line):
-//     say <text>                   a text block, streamed word by word (`\n` is a newline, `\\` a backslash)
+//     say <text>                   a text block, streamed word by word (`\n` is a newline, `\\` a backslash,
+//                                  `{turn}` the number of user prompts in the conversation so far)
 //     think <text>                 a thinking block: thinking_deltas, then a signature_delta
 //     tool <Name> <json object>    a tool_use block (id toolu_…), its input in at least two input_json_deltas
 //     bash <command>               tool Bash {"command": <command>, "description": "Run <command>"}; the command is

@@ -106,9 +106,15 @@ struct Script: Sendable {
         return Script(steps: steps)
     }
 
-    /// The step answering request number `index` (0-based); `say Done.` past the end.
-    func step(_ index: Int) -> Step {
-        index < steps.count ? steps[index] : Step(blocks: [.text("Done.")])
+    /// The step answering request number `index` (0-based); `say Done.` past the end. `{turn}` in a text becomes
+    /// `turn` (the conversation's number of prompts), so the same script gives different replies turn after turn.
+    func step(_ index: Int, turn: Int) -> Step {
+        var step = index < steps.count ? steps[index] : Step(blocks: [.text("Done.")])
+        step.blocks = step.blocks.map { block in
+            if case .text(let text) = block { return .text(text.replacing("{turn}", with: String(turn))) }
+            return block
+        }
+        return step
     }
 }
 

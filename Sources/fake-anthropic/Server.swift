@@ -71,7 +71,7 @@ struct Server: Sendable {
         entry.attempt = attempt
         let step: Step
         do {
-            step = try Script.plan(for: prompt).step(conversation.step)
+            step = try Script.plan(for: prompt).step(conversation.step, turn: conversation.turn)
         } catch {
             return failed(.invalidRequest("fake-anthropic \(error.message)"))
         }

@@ -4,7 +4,8 @@ import Testing
 
 @testable import RalphMobileServer
 
-/// The server-side auto-reply loop against the real server, SQLite and the `claude` double.
+/// The server-side auto-reply loop against the real server, SQLite and the real Claude CLI (answering through
+/// fake-anthropic, which runs each prompt as a script).
 @Suite("Auto-reply loops", .serialized)
 struct AutoReplyTests {
     static func settings(_ json: String) -> String { json }
@@ -13,8 +14,9 @@ struct AutoReplyTests {
         try await f.request(.GET, "/api/conversations/\(id)/auto-reply", base: base).json(AutoReplyStatus.self)
     }
 
-    func userLines(_ f: ChatFixture) -> [String] {
-        f.stdinLines().filter { $0["type"] == "user" }.compactMap { $0["message"]?.objectValue?["content"]?.stringValue }
+    /// The messages sent in the conversation (the loop's prompts), oldest first.
+    func userLines(_ f: ChatFixture, _ id: String) async throws -> [String] {
+        try await f.request(.GET, "/api/conversations/\(id)/messages?limit=200").json(Page<ChatMessage>.self).items.filter { $0.role == .user }.map(\.text)
     }
 
     @Test("a loop runs 5 cycles unattended and stops exactly at its message limit")
@@ -25,23 +27,24 @@ struct AutoReplyTests {
         let stream = try await f.events(c.id)
         let started = try await f.request(
             .POST, "/api/conversations/\(c.id)/auto-reply/start",
-            ##"{"mode":"message_based","max_messages":5,"next_prompt":{"strategy":"fixed","text":"#script\nsay Step {turn} of the refactoring is in place."}}"##
+            ##"{"mode":"message_based","max_messages":5,"next_prompt":{"strategy":"fixed","text":"#model\nsay Step {turn} of the refactoring is in place."}}"##
         )
         #expect(started.status == 200, "\(started.text)")
         #expect(try started.json(AutoReplyStatus.self).progress.state == .running)
-        let all = try await stream.messages(until: "auto_reply", timeout: 20) { $0.json["state"] as? String == "stopped" && $0.json["stop_reason"] != nil }
+        let all = try await stream.messages(until: "auto_reply", timeout: 60) { $0.json["state"] as? String == "stopped" && $0.json["stop_reason"] != nil }
         let last = try #require(all.last?.json)
         #expect(last["stop_reason"] as? String == "message_limit")
         #expect(last["messages"] as? Int == 5)
         #expect(last["iterations"] as? Int == 5)
         #expect(all.filter { $0.event == "complete" }.count == 5)
-        #expect(userLines(f) == Array(repeating: "#script\nsay Step {turn} of the refactoring is in place.", count: 5))
+        #expect(try await userLines(f, c.id) == Array(repeating: "#model\nsay Step {turn} of the refactoring is in place.", count: 5))
+        #expect(text(of: all).contains("Step 5 of the refactoring"))
         let progress = try await status(f, c.id).progress
         #expect(progress.state == .stopped && progress.stopReason == .messageLimit)
         // Stopping a stopped loop is refused and changes nothing.
         let again = try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/stop")
         #expect(again.status == 409)
-        #expect(userLines(f).count == 5)
+        #expect(try await userLines(f, c.id).count == 5)
     }
 
     @Test("a pending approval pauses the loop; once answered, the loop continues")
@@ -50,11 +53,11 @@ struct AutoReplyTests {
         defer { Task { await f.stop() } }
         let c = try await f.create()
         let stream = try await f.events(c.id)
-        let prompt = ["#script", #"tool Bash {"command":"make"}"#, "say built"].joined(separator: "\n")
+        let prompt = model(["bash make"], ["say built {turn}"])
         let body = try String(decoding: JSONEncoder().encode(AutoReplySettings(mode: .messageBased, maxMessages: 2, nextPrompt: NextPrompt(strategy: .fixed, text: prompt))), as: UTF8.self)
         #expect(try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/start", body).status == 200)
         for cycle in 1...2 {
-            let asked = try await stream.messages(until: "permission_required", timeout: 10)
+            let asked = try await stream.messages(until: "permission_required", timeout: 30)
             _ = asked
             let paused = try await stream.messages(until: "auto_reply") { $0.json["state"] as? String == "paused" }
             #expect(paused.last?.json["pause_reason"] as? String == "approval", "cycle \(cycle)")
@@ -62,9 +65,9 @@ struct AutoReplyTests {
             #expect(try await f.request(.POST, "/api/approvals/\(approval.id)", #"{"decision":"allow"}"#).status == 200)
             _ = try await stream.messages(until: "auto_reply") { $0.json["state"] as? String != "paused" }
         }
-        let end = try await stream.messages(until: "auto_reply", timeout: 10) { $0.json["state"] as? String == "stopped" && $0.json["stop_reason"] != nil }
+        let end = try await stream.messages(until: "auto_reply", timeout: 30) { $0.json["state"] as? String == "stopped" && $0.json["stop_reason"] != nil }
         #expect(end.last?.json["stop_reason"] as? String == "message_limit")
-        #expect(userLines(f).count == 2)
+        #expect(try await userLines(f, c.id).count == 2)
     }
 
     @Test("a showstopper pauses the loop with its reason and raises a notice on the global stream")
@@ -74,33 +77,33 @@ struct AutoReplyTests {
         let c = try await f.create()
         let global = try await SSETestClient.connect(f.base + "/api/events")
         _ = try await global.messages(until: "ready")
-        let prompt = ["#script", "say I cannot continue: credentials required for the deploy. Please add your API key."].joined(separator: "\n")
+        let prompt = model(["say I cannot continue: credentials required for the deploy. Please add your API key."])
         let body = try String(decoding: JSONEncoder().encode(AutoReplySettings(mode: .untilCompletion, nextPrompt: NextPrompt(strategy: .fixed, text: prompt))), as: UTF8.self)
         #expect(try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/start", body).status == 200)
-        let notice = try await global.messages(until: "auto_reply.notice", timeout: 10)
+        let notice = try await global.messages(until: "auto_reply.notice", timeout: 30)
         let progress = try #require(notice.last?.json)
         #expect(progress["state"] as? String == "paused")
         #expect(progress["pause_reason"] as? String == "showstopper")
         #expect((progress["detail"] as? String)?.isEmpty == false)
         let shown = try await status(f, c.id).progress
         #expect(shown.state == .paused && shown.pauseReason == .showstopper)
-        #expect(userLines(f).count == 1, "nothing more was sent")
+        #expect(try await userLines(f, c.id).count == 1, "nothing more was sent")
         // Resuming sends the next prompt.
         #expect(try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/resume").status == 200)
-        try await eventually(10, "the next prompt") { userLines(f).count == 2 }
+        try await eventually(20, "the next prompt") { try await userLines(f, c.id).count == 2 }
     }
 
     @Test("a loop running when the server restarts comes back paused, with the reason")
     func survivesRestart() async throws {
         let f = try await ChatFixture.start()
         let c = try await f.create()
-        let prompt = ["#script", "say working", "sleep 30"].joined(separator: "\n")
+        let prompt = model(["say working", "hang"])
         let body = try String(decoding: JSONEncoder().encode(AutoReplySettings(mode: .smartStop, nextPrompt: NextPrompt(strategy: .fixed, text: prompt))), as: UTF8.self)
         #expect(try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/start", body).status == 200)
-        try await eventually(10, "the first prompt") { userLines(f).count == 1 }
-        await f.stop()
+        try await eventually(20, "the first prompt") { try await userLines(f, c.id).count == 1 }
+        await f.server.stop()
         let server = try await f.restarted()
-        defer { Task { await server.stop() } }
+        defer { Task { await server.stop(); await f.anthropic?.stop() } }
         try await eventually(10, "the loop to be paused") { try await status(f, c.id, base: server.base).progress.state == .paused }
         let progress = try await status(f, c.id, base: server.base).progress
         #expect(progress.pauseReason == .restart)
@@ -154,7 +157,7 @@ struct AutoReplyTests {
         #expect(try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/pause").status == 409)
         #expect(try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/resume").status == 409)
         #expect(try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/stop").status == 409)
-        let prompt = ["#script", "sleep 30"].joined(separator: "\n")
+        let prompt = model(["hang"])
         let settings = AutoReplySettings(mode: .smartStop, nextPrompt: NextPrompt(strategy: .fixed, text: prompt))
         let body = try String(decoding: JSONEncoder().encode(AutoResponseStartRequest(sessionId: c.id, settings: settings)), as: UTF8.self)
         let started = try await f.request(.POST, "/api/chat/auto-response/start", body)
@@ -184,13 +187,13 @@ struct AutoReplyTests {
             // The judge says "continue" with its own next prompt, which the loop sends; then it says "complete".
             let c = try await f.create()
             let stream = try await f.events(c.id)
-            let first = ["#script", "say Working on it. JUDGE:continue"].joined(separator: "\n")
+            let first = model(["say Working on it. JUDGE:continue"])
             var settings = AutoReplySettings(mode: .smartStop, minConfidence: 0.9, nextPrompt: NextPrompt(strategy: .judge, text: first))
             settings.judge = JudgeSettings(baseUrl: llm.baseURL, model: "judge-model", timeoutSecs: 10)
             let body = try String(decoding: JSONEncoder().encode(settings), as: UTF8.self)
             #expect(try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/start", body).status == 200)
-            try await eventually(15, "the judge's prompt to be sent") { userLines(f).contains("Now write the tests.") }
-            // fake-claude echoes the judge's prompt; the judge gives 0.5 for it: below 0.9, so the loop goes on.
+            try await eventually(30, "the judge's prompt to be sent") { try await userLines(f, c.id).contains("Now write the tests.") }
+            // The model echoes the judge's prompt; the judge gives 0.5 for it: below 0.9, so the loop goes on.
             let progress = try await status(f, c.id).progress
             #expect(progress.state == .running || progress.messages >= 2)
             _ = stream
@@ -198,12 +201,12 @@ struct AutoReplyTests {
 
             // A judge that answers nonsense: the rules decide (an explicit TASK COMPLETE stops the loop).
             let d = try await f.create()
-            let done = ["#script", "say JUDGE:garbage All done. TASK COMPLETE"].joined(separator: "\n")
+            let done = model(["say JUDGE:garbage All done. TASK COMPLETE"])
             var fallback = AutoReplySettings(mode: .smartStop, nextPrompt: NextPrompt(strategy: .fixed, text: done))
             fallback.judge = JudgeSettings(baseUrl: llm.baseURL, model: "judge-model", timeoutSecs: 10)
             let body2 = try String(decoding: JSONEncoder().encode(fallback), as: UTF8.self)
             #expect(try await f.request(.POST, "/api/conversations/\(d.id)/auto-reply/start", body2).status == 200)
-            try await eventually(15, "the rules to stop the loop") {
+            try await eventually(30, "the rules to stop the loop") {
                 let p = try await status(f, d.id).progress
                 return p.state == .stopped && p.stopReason == .completion
             }
@@ -212,7 +215,7 @@ struct AutoReplyTests {
 
     @Test("a loop whose agent cannot start stops with an error instead of waiting forever")
     func agentCannotStart() async throws {
-        let f = try await ChatFixture.start { $0.claudeCommand = "/nonexistent/claude" }
+        let f = try await ChatFixture.start(cli: .fake) { $0.claudeCommand = "/nonexistent/claude" }
         defer { Task { await f.stop() } }
         let c = try await f.create()
         #expect(try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/start").status == 200)

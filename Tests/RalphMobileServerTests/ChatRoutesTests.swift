@@ -11,6 +11,7 @@ struct ChatRoutesTests {
     func badInput() async throws {
         let f = try await ChatFixture.start()
         defer { Task { await f.stop() } }
+        try await f.probed()
         let outside = try await f.request(.POST, "/api/conversations", #"{"cwd":"/etc"}"#)
         #expect(outside.status == 400)
         #expect(outside.text.hasPrefix(#"{"error":"invalid_path: "#))
@@ -79,6 +80,7 @@ struct ChatRoutesTests {
     func viewerReadsOnly() async throws {
         let f = try await ChatFixture.start(apiKey: "admin-key-for-chat-tests")
         defer { Task { await f.stop() } }
+        try await f.probed()
         let c = try await f.create()
         let created = try await f.request(.POST, "/api/keys", #"{"role":"viewer","name":"phone"}"#).json(CreatedAPIKey.self)
         let viewer = [("X-Api-Key", created.secret)]

@@ -148,14 +148,22 @@ final class ChatFixture: Sendable {
 
     // MARK: - The real CLI
 
-    /// The pids of the real CLI's processes running now (found in /proc by their executable).
+    /// The pids of this fixture's real CLI processes running now: found in /proc by their executable and a working
+    /// directory in this fixture's workspace.
     func agentPIDs() -> [Int32] {
         guard let path = RealClaude.path else { return [] }
         let target = (path as NSString).resolvingSymlinksInPath
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap(Int32.init).filter { pid in
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) == target
+            let files = FileManager.default
+            return (try? files.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) == target
+                && (try? files.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd"))?.hasPrefix(tmp.path + "/") == true
         }.sorted()
+    }
+
+    /// Waits until the server has asked its CLI for its version and help (those two processes are not conversations).
+    func probed() async throws {
+        _ = try await request(.GET, "/api/health")
     }
 
     /// The requests the model API double answered, in order.

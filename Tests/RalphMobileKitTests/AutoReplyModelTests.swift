@@ -91,7 +91,7 @@ struct AutoReplyModelTests {
         try await until(5, "connected") { model.connection == .connected }
         model.draft.mode = .messageBased
         model.draft.maxMessages = 3
-        model.draft.nextPrompt = NextPrompt(strategy: .fixed, text: "#script\nsay Cycle {turn} done here.")
+        model.draft.nextPrompt = NextPrompt(strategy: .fixed, text: "#model\nsay Cycle {turn} done here.")
         #expect(model.isDirty)
         #expect(await model.start(), "\(model.lastError ?? "")")
         #expect(!model.isDirty, "the draft was sent and saved")

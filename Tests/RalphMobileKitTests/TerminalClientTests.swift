@@ -182,12 +182,12 @@ extension TerminalClientTests {
             try await tmux.type("hello from tmux")
             try await tmux.waitFor("the streamed reply") { $0.contains("claude › Echo: hello from tmux") }
             // A tool call that needs approval, sent from elsewhere (a phone), shows up here and is answered with a key.
-            _ = try await h.client.sendMessage(c.id, text: ["#script", #"tool Bash {"command":"make deploy"}"#, "say Deployed."].joined(separator: "\n"))
-            try await tmux.waitFor("the approval prompt") { $0.contains("Bash needs your approval") && $0.contains("command: make deploy") }
+            _ = try await h.client.sendMessage(c.id, text: model(["bash touch deployed.txt && echo deployed"], ["say Deployed."]))
+            try await tmux.waitFor("the approval prompt") { $0.contains("Bash needs your approval") && $0.contains("command: touch deployed.txt && echo deployed") && $0.contains("Bash(touch deployed.txt && echo deployed) for this session") }
             let pending = try await Self.cli(["approvals", "--server", h.server.base, "--no-color"], config: config)
             #expect(pending.stdout.contains("pending") && pending.stdout.contains("Bash"), "\(pending.stdout)")
             try await tmux.type("a")
-            try await tmux.waitFor("the allowed tool and the reply") { $0.contains("allowed Bash") && $0.contains("ran Bash") && $0.contains("Deployed.") }
+            try await tmux.waitFor("the allowed tool and the reply") { $0.contains("allowed Bash") && $0.contains("↳ deployed") && $0.contains("Deployed.") }
             try await tmux.type("/quit")
             try await eventually(5, "chat to quit") { await !tmux.isRunning }
         } catch {
@@ -287,13 +287,13 @@ extension TerminalClientTests {
         #expect(badMode.status == 1 && badMode.stderr.contains("unknown mode 'forever'"), "\(badMode.stderr)")
 
         let set = try await Self.cli(
-            ["auto-reply", "set", c.id, "--mode", "message_based", "--max-messages", "2", "--no-stop-on-error", "--prompt", "#script\nsay Round {turn} finished."] + server,
+            ["auto-reply", "set", c.id, "--mode", "message_based", "--max-messages", "2", "--no-stop-on-error", "--prompt", "#model\nsay Round {turn} finished."] + server,
             config: config
         )
         #expect(set.status == 0, "\(set.stderr)")
         #expect(set.stdout.contains("message_based") && set.stdout.contains("2 messages") && set.stdout.contains("Round {turn} finished."), "\(set.stdout)")
         let saved = try await h.client.autoReply(c.id).settings
-        #expect(saved.mode == .messageBased && saved.maxMessages == 2 && !saved.stopOnError && saved.nextPrompt.text == "#script\nsay Round {turn} finished.")
+        #expect(saved.mode == .messageBased && saved.maxMessages == 2 && !saved.stopOnError && saved.nextPrompt.text == "#model\nsay Round {turn} finished.")
 
         let start = try await Self.cli(["auto-reply", "start", c.id] + server, config: config)
         #expect(start.status == 0, "\(start.stderr)")

@@ -69,6 +69,7 @@ extension ConversationMachine {
         var actions = link(&turn, toolUseID: request.toolUseID, approvalID: approval.id)
         if let index = conversation.sessionRules.firstIndex(where: { $0.rule.matches(toolName: request.toolName, input: request.input) }) {
             actions += allowByRule(&approval, ruleIndex: index, now: now)
+            actions.append(permissionsChanged())
             actions.append(.send(.allow(requestID: request.requestID, input: request.input)))
             return actions
         }
@@ -86,7 +87,6 @@ extension ConversationMachine {
             conversation.sessionRules.append(
                 SessionRule(id: makeID("r"), rule: rule, approvalId: approval.id, grantedBy: by, grantedAt: Timestamp.format(now))
             )
-            actions.append(permissionsChanged())
         }
         guard let index = conversation.sessionRules.firstIndex(where: { $0.rule == rule }) else { return actions }
         for slot in [Slot.ours, .agent] {
@@ -100,10 +100,12 @@ extension ConversationMachine {
             self[slot] = turn
         }
         actions.append(.save(.conversation(conversation)))
+        actions.append(permissionsChanged())
         return actions
     }
 
-    /// Records `approval` as allowed by the session rule at `ruleIndex` (and counts the use).
+    /// Records `approval` as allowed by the session rule at `ruleIndex` and counts the use (the caller announces the
+    /// rules once the step is done).
     mutating func allowByRule(_ approval: inout Approval, ruleIndex: Int, now: Date) -> [Action] {
         let stamp = Timestamp.format(now)
         conversation.sessionRules[ruleIndex].uses += 1

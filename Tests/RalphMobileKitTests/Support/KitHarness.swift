@@ -7,7 +7,8 @@ import TestSupport
 
 @testable import RalphMobileKit
 
-/// A real server on port 0 over a fresh workspace, and a client of it.
+/// A real server on port 0 over a fresh workspace, and a client of it. Conversations run the real Claude CLI, which
+/// talks to `fake-anthropic` (the model API double answering each message as a script).
 ///
 /// Runs come from two real sources: ``writeRun(_:)`` writes one from this process with ``RalphRunWriter`` (the loop
 /// lock is held by the test process, so such a run is never paused or stopped: the server refuses to signal itself),
@@ -18,6 +19,7 @@ struct KitHarness {
     let root: String
     let data: String
     let apiKey: String?
+    let anthropic: FakeAnthropic
     private(set) var server: LiveServer
     let client: RalphClient
 
@@ -35,18 +37,21 @@ struct KitHarness {
         let data = tmp.subdirectory("data")
         _ = tmp.subdirectory("root/app")
         let claudeHome = tmp.subdirectory("claude-home")
+        let claude = try RealClaude.require()
+        let anthropic = try await FakeAnthropic.start(log: tmp.path + "/anthropic.log")
         let server = try await LiveServer.start(workspaces: [root], dataDirectory: data) {
             $0.ralphCommand = Products.fakeRalph
             $0.stopGrace = 3
             $0.apiKey = apiKey
-            Self.useClaudeDouble(&$0, home: claudeHome)
+            Self.useClaude(&$0, command: claude, home: claudeHome, api: anthropic)
         }
         let client = try RalphClient(baseURL: server.base, apiKey: apiKey)
-        return KitHarness(tmp: tmp, root: root, data: data, apiKey: apiKey, server: server, client: client)
+        return KitHarness(tmp: tmp, root: root, data: data, apiKey: apiKey, anthropic: anthropic, server: server, client: client)
     }
 
     func stop() async {
         await server.stop()
+        await anthropic.stop()
     }
 
     /// Stops the server and starts a new one on the same port and directories (a server restart).
@@ -54,12 +59,14 @@ struct KitHarness {
         let port = server.port
         await server.stop()
         let claudeHome = tmp.path + "/claude-home"
+        let claude = try RealClaude.require()
+        let anthropic = anthropic
         server = try await LiveServer.start(workspaces: [root], dataDirectory: data) {
             $0.port = port
             $0.ralphCommand = Products.fakeRalph
             $0.stopGrace = 3
             $0.apiKey = apiKey
-            Self.useClaudeDouble(&$0, home: claudeHome)
+            Self.useClaude(&$0, command: claude, home: claudeHome, api: anthropic)
         }
     }
 
@@ -68,10 +75,10 @@ struct KitHarness {
         try await client.createConversation(CreateConversationRequest(cwd: "app")).id
     }
 
-    /// Conversations run the `claude` test double, which keeps its sessions in `home`.
-    static func useClaudeDouble(_ configuration: inout ServerConfiguration, home: String) {
-        configuration.claudeCommand = Products.fakeClaude
-        configuration.chatEnvironment = ["CLAUDE_CONFIG_DIR": home, "FAKE_CLAUDE_DELAY_MS": "1"]
+    /// Conversations run the real Claude CLI at `command`, at home in `home`, asking the model API double `api`.
+    static func useClaude(_ configuration: inout ServerConfiguration, command: String, home: String, api: FakeAnthropic) {
+        configuration.claudeCommand = command
+        configuration.chatEnvironment = RealClaude.environment(home: home, apiBase: api.base)
     }
 
     /// Starts a run written by this process in `<root>/<project>`; returns the writer and the run's session id.

@@ -205,6 +205,27 @@ struct ConversationMachineCLITests {
         #expect(m.isIdle)
     }
 
+    @Test("a message the agent keeps skipping is failed after a few sends, never resent forever")
+    func skippedMessageGivesUp() throws {
+        var m = Self.sent()
+        let ours = try #require(m.currentTurnID)
+        var uuids: Set<String> = []
+        var ended: [ChatEvent] = []
+        for i in 0..<ConversationMachine.maxSends {
+            guard let uuid = m.current?.uuid else { break }
+            uuids.insert(uuid)
+            ended += T.events(m.handle(.lifecycle(commandUUID: uuid, state: "completed"), now: T.at(Double(i + 1))))
+        }
+        #expect(uuids.count == ConversationMachine.maxSends, "each send had its own uuid")
+        guard case .error(let error)? = ended.last(where: { $0.name == "error" }) else {
+            Issue.record("the message was not failed: \(ended.map(\.name))")
+            return
+        }
+        #expect(error.turnId == ours)
+        #expect(error.message.contains("did not run this message"))
+        #expect(m.isIdle)
+    }
+
     @Test("a message the agent drops before beginning it (its own turn was interrupted) is sent again")
     func droppedMessageIsResent() throws {
         var m = Self.sent()

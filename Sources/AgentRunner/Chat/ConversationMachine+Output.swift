@@ -56,9 +56,14 @@ extension ConversationMachine {
         case "cancelled" where !current.started && current.interruptRequested != nil:
             // Interrupted before the agent began it.
             return endTurn(.ours, state: .interrupted, result: nil, error: nil, now: now) + pump(now: now)
-        case "cancelled" where !current.started:
-            // The agent dropped our message before beginning it (an interrupt of its own turn cancels what waits):
-            // it goes first in the queue again, to be sent once the agent is free.
+        case "cancelled", "completed":
+            guard !current.started else { return [] }
+            // The agent dropped our message without beginning it (an interrupt of its own turn cancels what waits; a
+            // uuid it had seen before is skipped): it goes first in the queue again, under a new uuid, a few times.
+            guard sends[current.turn.id, default: 0] < Self.maxSends else {
+                let message = "\(conversation.backend) did not run this message (it was \(state) \(Self.maxSends) times without being begun)"
+                return endTurn(.ours, state: .error, result: nil, error: message, now: now) + pump(now: now)
+            }
             queue.insert(Queued(turn: current.turn, userMessageID: current.userMessageID), at: 0)
             self.current = nil
             return pump(now: now)
@@ -66,6 +71,9 @@ extension ConversationMachine {
             return []
         }
     }
+
+    /// How many times a message is given to the agent before it is failed instead.
+    static let maxSends = 3
 
     /// Our message began: a turn of the agent's own still open (it never reported its end) ends first.
     mutating func markStarted(now: Date) -> [Action] {

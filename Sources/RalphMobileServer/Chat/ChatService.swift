@@ -175,16 +175,26 @@ public final class ChatService: Sendable {
         }
     }
 
-    /// The backend CLI as it described itself (asked at start; waited for if the answer is still coming).
-    func agent() async -> AgentInfo {
+    /// The backend CLI as it described itself (asked at start; waited for if the answer is still coming, for at most
+    /// `patience`, after which what is assumed of it is returned with an error saying it is still being asked).
+    func agent(patience: Duration = AgentProbe.timeout * 2) async -> AgentInfo {
         startProbe()
-        guard let task = probe.withLock({ $0 }) else {
-            return AgentInfo(
-                name: configuration.backend.name, command: configuration.backend.command, version: nil,
-                permissionModes: configuration.backend.knownPermissionModes, error: "not asked yet"
-            )
+        let backend = configuration.backend
+        let pending = AgentInfo(
+            name: backend.name, command: backend.command, version: nil, permissionModes: backend.knownPermissionModes,
+            error: "still asking \(backend.command) for its version"
+        )
+        guard let task = probe.withLock({ $0 }) else { return pending }
+        return await withTaskGroup(of: AgentInfo?.self) { group in
+            group.addTask { await task.value }
+            group.addTask {
+                try? await Task.sleep(for: patience)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? pending
         }
-        return await task.value
     }
 
     private func markReady() {

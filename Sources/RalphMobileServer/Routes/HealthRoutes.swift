@@ -21,7 +21,8 @@ struct HealthRoutes {
             Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "OK")))
         }
         router.get("/api/health") { _, _ in
-            let agent = await chat.agent()
+            // A health check must answer quickly, even while a slow CLI is still being asked about itself.
+            let agent = await chat.agent(patience: .seconds(3))
             return JSONResponse.make(
                 HealthResponse(
                     status: "ok", version: RalphMobileVersion.current, timestamp: Timestamp.now(), protocolVersion: RalphMobileVersion.protocolVersion,

@@ -58,16 +58,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "fake-claude", dependencies: ["RalphAPI"], swiftSettings: swiftSettings),
+        // What the model API doubles share: their command line, the `listening on` line, the request log.
+        .target(name: "ModelAPIDouble", dependencies: ["RalphAPI"], swiftSettings: swiftSettings),
         // A double of the Anthropic Messages API, so the real Claude Code CLI runs in tests against scripted replies.
         .executableTarget(
             name: "fake-anthropic",
-            dependencies: ["RalphAPI", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: ["RalphAPI", "ModelAPIDouble", .product(name: "Hummingbird", package: "hummingbird")],
             swiftSettings: swiftSettings
         ),
         // A double of an OpenAI-compatible chat completions server, for the auto-reply judge's tests.
         .executableTarget(
             name: "fake-llm",
-            dependencies: ["RalphAPI", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: ["RalphAPI", "ModelAPIDouble", .product(name: "Hummingbird", package: "hummingbird")],
             swiftSettings: swiftSettings
         ),
         // Hummingbird application: routes, auth, SSE, event hub.

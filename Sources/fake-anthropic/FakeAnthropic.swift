@@ -51,26 +51,19 @@
 //   api_retry lines, so `fail 400 <n>` counts those resends; `error 400` ends the turn with is_error true.
 import Foundation
 import Hummingbird
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import ModelAPIDouble
 
 /// The process: serves the API until SIGTERM or SIGINT.
 @main
 struct FakeAnthropic {
     /// Parses the options, binds, prints the `listening on` line, serves.
     static func main() async throws {
-        let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
-        let server = Server(log: RequestLog(path: ProcessInfo.processInfo.environment["FAKE_ANTHROPIC_LOG"]), attempts: Attempts())
+        let options = DoubleOptions.parse(Array(CommandLine.arguments.dropFirst()), program: "fake-anthropic")
+        let server = Server(log: JSONLinesLog(path: ProcessInfo.processInfo.environment["FAKE_ANTHROPIC_LOG"]), attempts: Attempts())
         let app = Application(
             responder: CallbackResponder<BasicRequestContext> { request, _ in await server.respond(request) },
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "fake-anthropic"),
-            onServerRunning: { channel in
-                let port = channel.localAddress?.port ?? options.port
-                let line = Array("listening on http://\(options.host):\(port)\n".utf8)
-                line.withUnsafeBytes { _ = write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            }
+            onServerRunning: { channel in options.announce(port: channel.localAddress?.port) }
         )
         try await app.runService()
     }

@@ -1,4 +1,5 @@
 import Hummingbird
+import ModelAPIDouble
 import RalphAPI
 
 /// Routes, checks and answers requests.
@@ -6,7 +7,7 @@ struct Server: Sendable {
     /// The largest request body read (the CLI sends whole conversations).
     static let maxBody = 64 * 1024 * 1024
 
-    let log: RequestLog
+    let log: JSONLinesLog
     let attempts: Attempts
 
     /// Answers one request and logs it.
@@ -16,7 +17,7 @@ struct Server: Sendable {
         var entry = LogEntry(path: request.uri.path)
         entry.retryCount = request.headers[.stainlessRetryCount].flatMap { Int($0) }
         let (response, pause) = await answer(&request, requestID: requestID, entry: &entry)
-        log.append(entry)
+        log.append(entry.json)
         if pause > 0 { try? await Task.sleep(for: .milliseconds(pause)) }
         return response
     }

@@ -18,80 +18,21 @@
 // - `$FAKE_LLM_LOG`: every request body received is appended to this file, one JSON per line.
 import Foundation
 import Hummingbird
+import ModelAPIDouble
 import RalphAPI
-import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
-
-struct Options {
-    var host = "127.0.0.1"
-    var port = 0
-    var requiredKey: String?
-
-    static func parse(_ arguments: [String]) -> Options {
-        var options = Options()
-        var i = 0
-        func value(_ flag: String) -> String {
-            i += 1
-            guard i < arguments.count else { fail("\(flag) needs a value") }
-            return arguments[i]
-        }
-        while i < arguments.count {
-            switch arguments[i] {
-            case "--port":
-                guard let p = Int(value("--port")), (0...65535).contains(p) else { fail("--port needs a number 0-65535") }
-                options.port = p
-            case "--host": options.host = value("--host")
-            case "--require-key": options.requiredKey = value("--require-key")
-            case "-h", "--help":
-                print("usage: fake-llm [--port <n>] [--host <h>] [--require-key <key>]")
-                exit(0)
-            case let other: fail("unknown option \(other)")
-            }
-            i += 1
-        }
-        return options
-    }
-
-    static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("fake-llm: \(message)\n".utf8))
-        exit(1)
-    }
-}
-
-/// Appends request bodies to `$FAKE_LLM_LOG`, one line each.
-final class RequestLog: Sendable {
-    private let path: String?
-    private let lock = Mutex(())
-
-    init(path: String?) { self.path = path.flatMap { $0.isEmpty ? nil : $0 } }
-
-    func append(_ body: [UInt8]) {
-        guard let path else { return }
-        // One line per request even if the body was pretty-printed.
-        let line: [UInt8] = (try? JSONParser.parse(body)).map(JSONWriter.bytes) ?? body.filter { $0 != 0x0A && $0 != 0x0D }
-        lock.withLock { _ in
-            let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-            guard fd >= 0 else { return }
-            defer { close(fd) }
-            let bytes = line + [0x0A]
-            bytes.withUnsafeBytes { _ = write(fd, $0.baseAddress, $0.count) }
-        }
-    }
-}
 
 @main
 struct FakeLLM {
     static func main() async throws {
-        let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
-        let log = RequestLog(path: ProcessInfo.processInfo.environment["FAKE_LLM_LOG"])
+        let options = DoubleOptions.parse(Array(CommandLine.arguments.dropFirst()), program: "fake-llm", valueOptions: ["--require-key"])
+        let requiredKey = options.values["--require-key"]
+        let log = JSONLinesLog(path: ProcessInfo.processInfo.environment["FAKE_LLM_LOG"])
         let router = Router()
         let handler: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
             let body = Array(try await request.body.collect(upTo: 16 * 1024 * 1024).readableBytesView)
-            log.append(body)
-            if let key = options.requiredKey, request.headers[.authorization] != "Bearer \(key)" {
+            // One line per request even if the body was pretty-printed (a body that is not JSON: as a string).
+            log.append((try? JSONParser.parse(body)) ?? .string(String(decoding: body, as: UTF8.self)))
+            if let key = requiredKey, request.headers[.authorization] != "Bearer \(key)" {
                 let given = request.headers[.authorization] == nil ? "You didn't provide an API key." : "Incorrect API key provided."
                 return error(.unauthorized, message: given, type: "invalid_request_error", code: "invalid_api_key")
             }
@@ -103,11 +44,7 @@ struct FakeLLM {
         let app = Application(
             router: router,
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "fake-llm"),
-            onServerRunning: { channel in
-                let port = channel.localAddress?.port ?? options.port
-                let line = Array("listening on http://\(options.host):\(port)\n".utf8)
-                line.withUnsafeBytes { _ = write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            }
+            onServerRunning: { channel in options.announce(port: channel.localAddress?.port) }
         )
         try await app.runService()
     }

@@ -74,19 +74,10 @@ public enum AgentProbe {
             throw .cannotStart(error.description)
         }
         process.closeStdin()
-        let collected: [UInt8]? = await withTaskGroup(of: [UInt8]?.self) { group in
-            group.addTask {
-                var bytes: [UInt8] = []
-                for await line in process.lines { bytes += line + [0x0A] }
-                return bytes
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
+        let collected: [UInt8]? = await withDeadline(timeout) {
+            var bytes: [UInt8] = []
+            for await line in process.lines { bytes += line + [0x0A] }
+            return bytes
         }
         guard let collected else {
             await process.terminate(grace: .seconds(1))

@@ -316,15 +316,6 @@ final class Latch<Value: Sendable>: Sendable {
 
     /// The value if it is set within `timeout`, otherwise nil.
     func wait(timeout: Duration) async -> Value? {
-        await withTaskGroup(of: Value?.self) { group in
-            group.addTask { await self.wait() }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
+        await withDeadline(timeout) { await self.wait() }
     }
 }

@@ -185,16 +185,7 @@ public final class ChatService: Sendable {
             error: "still asking \(backend.command) for its version"
         )
         guard let task = probe.withLock({ $0 }) else { return pending }
-        return await withTaskGroup(of: AgentInfo?.self) { group in
-            group.addTask { await task.value }
-            group.addTask {
-                try? await Task.sleep(for: patience)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first ?? pending
-        }
+        return await withDeadline(patience) { await task.value } ?? pending
     }
 
     private func markReady() {

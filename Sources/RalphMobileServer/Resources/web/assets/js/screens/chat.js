@@ -1,6 +1,6 @@
 // One conversation with Claude Code (`#/chats/<id>`): the transcript (newest page, "Load earlier" for older ones),
-// the live stream of the running turn (text deltas, tool calls, approvals, cost), the composer with queue / steer /
-// interrupt for operators, the approval sheet, and the auto-reply panel.
+// the live stream of the running turn (text deltas, tool calls, approvals, cost, API retries), the composer with
+// queue / steer / interrupt for operators, the approval sheet, and the auto-reply panel.
 //
 // The stream starts right after the page of messages it was read with (`last_event_id`) and resumes after the last
 // event seen (ids only grow), so a reconnect or a server restart shows nothing twice and loses nothing.
@@ -8,7 +8,7 @@
 import { api, seg, openStream, globalEvents } from '../api.js';
 import { h, render, toast, showError, confirmDialog, badge, clockTime, dateTime, duration, number, field, busy } from '../ui.js';
 import { openApprovalSheet, toolSummary, prettyJSON, normalizeApproval, decisionWords } from '../approval-sheet.js';
-import { statusBadge, conversationTitle, conversationMenu, renameSheet } from './chats.js';
+import { statusBadge, conversationTitle, conversationMenu, renameSheet, retryText } from './chats.js';
 
 const MAX_TEXT_BYTES = 100000;
 const OUTPUT_PREVIEW = 4000;
@@ -111,6 +111,7 @@ export async function mount(view, params, app) {
   let status = conversation.status || 'idle';
   let queued = conversation.queued || 0;
   let silentSecs = null;
+  let retry = conversation.retry || null;
   let cursor = page.next_cursor;
   let removed = false;
   let stream = null;
@@ -173,13 +174,15 @@ export async function mount(view, params, app) {
     status = next || 'idle';
     if (info.queued !== undefined) queued = info.queued;
     silentSecs = info.silent_secs ?? null;
+    retry = status === 'retrying' ? info.retry || retry : null;
     render(statusSlot, statusBadge(status));
     queuedText.textContent = queued > 0 ? queued + ' queued' : '';
     const running = status !== 'idle';
     streamingBar.hidden = !running;
     streamingLabel.textContent = status === 'awaiting_approval' ? 'Waiting for an approval…'
       : status === 'stalled' ? 'No output for ' + duration(silentSecs || 0) + ' — the turn may be stuck; you can interrupt it.'
-        : 'Claude is working…';
+        : status === 'retrying' ? retryText(retry)
+          : 'Claude is working…';
     streamingBar.dataset.status = status;
     transcript.setAttribute('aria-busy', running && status === 'running' ? 'true' : 'false');
     if (composer) composer.setRunning(running);
@@ -190,7 +193,7 @@ export async function mount(view, params, app) {
   const transcript = h('div', { class: 'transcript', 'data-test': 'messages', role: 'log', 'aria-label': 'Messages', 'aria-live': 'polite', 'aria-relevant': 'additions' });
   const emptyNote = h('p', { class: 'empty chat-empty' }, operator ? 'No messages yet. Write the first one below.' : 'No messages yet.');
   const loadEarlier = h('button', { type: 'button', class: 'btn ghost block', 'data-test': 'load-earlier', hidden: !page.has_more }, 'Load earlier messages');
-  const streamingLabel = h('span', {}, 'Claude is working…');
+  const streamingLabel = h('span', { 'data-test': 'status-line' }, 'Claude is working…');
   const streamingBar = h('div', { class: 'streaming', 'data-test': 'streaming', role: 'status', hidden: true },
     h('span', { class: 'dots', 'aria-hidden': 'true' }, h('span', {}), h('span', {}), h('span', {})), streamingLabel);
   const announcer = h('div', { class: 'sr-only', role: 'status', 'aria-live': 'polite' });
@@ -712,7 +715,7 @@ export async function mount(view, params, app) {
   applyConversation(conversation);
   for (const m of page.items) transcript.append(messageArticle(m));
   emptyNote.hidden = page.items.length > 0;
-  setStatus(status, { queued });
+  setStatus(status, { queued, retry });
   toBottom();
 
   loadEarlier.addEventListener('click', async () => {

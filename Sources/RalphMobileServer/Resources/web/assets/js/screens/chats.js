@@ -11,6 +11,7 @@ export const STATUS_WORDS = {
   running: 'running',
   awaiting_approval: 'needs approval',
   stalled: 'stalled',
+  retrying: 'retrying',
 };
 
 export function statusBadge(status) {
@@ -29,6 +30,16 @@ export function shortPath(path) {
 export function conversationTitle(c) {
   if (c && c.title && c.title.trim()) return c.title.trim();
   return 'Untitled conversation';
+}
+
+/// What the status line says while the agent CLI retries the model API, e.g. "Retrying the model API (attempt 3 of 10,
+/// HTTP 529): overloaded".
+export function retryText(retry) {
+  if (!retry) return 'Retrying the model API…';
+  const parts = [];
+  if (retry.attempt) parts.push('attempt ' + retry.attempt + (retry.max_retries ? ' of ' + retry.max_retries : ''));
+  if (retry.error_status) parts.push('HTTP ' + retry.error_status);
+  return 'Retrying the model API' + (parts.length ? ' (' + parts.join(', ') + ')' : '') + (retry.error ? ': ' + retry.error : '');
 }
 
 /// Words for the permission modes Claude Code knows; the modes offered are only those the server's claude accepts.
@@ -273,6 +284,7 @@ export async function mount(view, _params, app) {
           c.pinned ? [h('span', { class: 'pin', title: 'Pinned', 'aria-hidden': 'true' }, '\u2605 '), h('span', { class: 'sr-only' }, 'Pinned: ')] : null,
           h('span', { class: 'title-text' }, title),
           c.archived ? badge('archived', 'archived') : null),
+        c.status === 'retrying' ? h('div', { class: 'row-sub chat-retry', 'data-test': 'chat-retry' }, retryText(c.retry)) : null,
         c.last_message_preview ? h('div', { class: 'row-sub chat-preview' }, c.last_message_preview) : null,
         h('div', { class: 'row-sub mono', title: c.cwd }, shortPath(c.cwd))),
       side,

@@ -105,6 +105,7 @@ export async function mount(view, params, app) {
   const pendingByTurn = new Map(); // turn id → article of a message not started yet (queued)
   const userByTurn = new Map(); // turn id → user article
   const pendingApprovals = new Map(); // approval id → approval
+  const allowedByRule = new Map(); // tool_use_id → decision, for a call a rule allowed before its tool_start arrived
   const dismissedApprovals = new Set();
   const boundaries = new Set(); // turns whose segment start this page saw
   const loadedWhileRunning = conversation.status !== 'idle';
@@ -288,7 +289,8 @@ export async function mount(view, params, app) {
       h('summary', {}, h('span', { class: 'tool-icon', 'aria-hidden': 'true' }, '\u2699'), h('span', { class: 'tool-name' }, call.name || 'tool'), summaryText, stateSlot),
       h('div', { class: 'tool-body' }, h('h4', {}, 'Input'), inputPre, outputBox));
     const block = h('div', { class: 'tool', 'data-test': 'tool-call', 'data-tool-use-id': key || '' }, details, approvalBar);
-    const data = { ...call, turn: call.turn_id || article.dataset.turn || null };
+    const data = { ...call, ...(allowedByRule.get(key) || {}), turn: call.turn_id || article.dataset.turn || null };
+    allowedByRule.delete(key);
     const api_ = {
       element: block,
       data,
@@ -320,8 +322,11 @@ export async function mount(view, params, app) {
       render(stateSlot, badge(word, kind));
       inputPre.textContent = prettyJSON(data.input) || '(no input)';
       render(outputBox);
-      if (data.decision) {
-        outputBox.append(h('p', { class: 'tool-decision small muted' },
+      if (data.decision && typeof data.decided_by === 'string' && data.decided_by.startsWith('rule ')) {
+        outputBox.append(h('p', { class: 'tool-decision small muted', 'data-test': 'tool-decision' },
+          'Approval: not asked — ' + (data.decision_message || 'allowed by a session rule') + '.'));
+      } else if (data.decision) {
+        outputBox.append(h('p', { class: 'tool-decision small muted', 'data-test': 'tool-decision' },
           'Approval: ' + decisionWords(data.decision) + (data.decided_by && data.decided_by !== 'system' ? ' by ' + data.decided_by : ''),
           data.decision_message ? ' — “' + data.decision_message + '”' : ''));
       }
@@ -502,6 +507,11 @@ export async function mount(view, params, app) {
     permission_resolved(d) {
       const approval = pendingApprovals.get(d.approval_id);
       pendingApprovals.delete(d.approval_id);
+      if (!approval && typeof d.by === 'string' && d.by.startsWith('rule ')) {
+        // Allowed by a session rule, without asking: say so on its tool call.
+        markAllowedByRule(d);
+        return;
+      }
       for (const block of tools.values()) {
         if (block.data.approval && block.data.approval.id === d.approval_id) {
           block.update({ decision: d.decision, decided_by: d.by, decision_message: d.message });
@@ -534,6 +544,19 @@ export async function mount(view, params, app) {
       autoReply.progress(d);
     },
   };
+
+  /// A call a session rule allowed: the event names its approval, not its tool call; the approval does.
+  async function markAllowedByRule(d) {
+    try {
+      const list = await api.get('/api/approvals?state=allowed&conversation=' + encodeURIComponent(id));
+      const found = list.approvals.find((a) => a.id === d.approval_id);
+      if (!found || !found.tool_use_id) return;
+      const decision = { decision: d.decision, decided_by: d.by, decision_message: d.message || found.message };
+      const block = tools.get(found.tool_use_id);
+      if (block) block.update(decision);
+      else allowedByRule.set(found.tool_use_id, decision); // its tool_start is still to come
+    } catch { /* the call still shows; reloading the page says how it was allowed */ }
+  }
 
   // MARK: Approvals
 

@@ -9,6 +9,7 @@ import { api, seg, openStream, globalEvents } from '../api.js';
 import { h, render, toast, showError, confirmDialog, badge, clockTime, dateTime, duration, number, field, busy } from '../ui.js';
 import { openApprovalSheet, toolSummary, prettyJSON, normalizeApproval, decisionWords } from '../approval-sheet.js';
 import { statusBadge, conversationTitle, conversationMenu, renameSheet, retryText } from './chats.js';
+import { buildPermissionsPanel } from '../chat-permissions.js';
 
 const MAX_TEXT_BYTES = 100000;
 const OUTPUT_PREVIEW = 4000;
@@ -164,7 +165,8 @@ export async function mount(view, params, app) {
     render(metaLine,
       h('span', { class: 'mono', title: conversation.cwd }, conversation.cwd),
       conversation.model ? [' · ', 'model ', conversation.model] : null,
-      conversation.permission_mode ? [' · ', conversation.permission_mode] : null,
+      (conversation.agent_permission_mode || conversation.permission_mode || 'default') !== 'default'
+        ? [' · ', conversation.agent_permission_mode || conversation.permission_mode] : null,
       conversation.pinned ? [' · ', h('span', {}, '\u2605 pinned')] : null,
       conversation.archived ? [' · ', badge('archived', 'archived')] : null);
     const cost = money(conversation.total_cost_usd);
@@ -543,6 +545,10 @@ export async function mount(view, params, app) {
     auto_reply(d) {
       autoReply.progress(d);
     },
+    permissions(d) {
+      permissionsPanel.permissions(d);
+      if (d.permission_mode) applyConversation({ agent_permission_mode: d.permission_mode });
+    },
   };
 
   /// A call a session rule allowed: the event names its approval, not its tool call; the approval does.
@@ -721,11 +727,13 @@ export async function mount(view, params, app) {
   // MARK: Auto-reply panel
 
   const autoReply = buildAutoReply({ id, base, app, operator });
+  const permissionsPanel = buildPermissionsPanel({ base, conversation, operator, me: app.whoami && app.whoami.key_id });
 
   // MARK: Layout
 
   render(view, h('section', { class: 'chat', 'aria-label': 'Conversation' },
     header,
+    permissionsPanel.element,
     autoReply.element,
     loadEarlier,
     emptyNote,
@@ -843,7 +851,10 @@ export async function mount(view, params, app) {
 
   cleanups.push(globalEvents.on('conversation.updated', (c) => {
     // Title, pin, archive and cost; the status comes from this conversation's own stream (in order with its events).
-    if (c && c.id === id) applyConversation(c);
+    if (c && c.id === id) {
+      applyConversation(c);
+      permissionsPanel.conversationUpdated(c);
+    }
   }));
   cleanups.push(globalEvents.on('conversation.removed', (data) => {
     if (!data || data.id !== id) return;
@@ -862,6 +873,7 @@ export async function mount(view, params, app) {
     stream?.close();
     sheet?.close();
     autoReply.destroy();
+    permissionsPanel.destroy();
     for (const off of cleanups) off();
   };
 }

@@ -1,6 +1,7 @@
 // One conversation with Claude Code (`#/chats/<id>`): the transcript (newest page, "Load earlier" for older ones),
 // the live stream of the running turn (text deltas, tool calls, approvals, cost, API retries), the composer with
-// queue / steer / interrupt for operators, the approval sheet, and the auto-reply panel.
+// queue / steer / interrupt for operators, the approval sheet, the permissions panel (mode, CLI version, session rules
+// with Revoke) and the auto-reply panel. A turn the agent starts by itself opens with a system note.
 //
 // The stream starts right after the page of messages it was read with (`last_event_id`) and resumes after the last
 // event seen (ids only grow), so a reconnect or a server restart shows nothing twice and loses nothing.
@@ -13,6 +14,7 @@ import { buildPermissionsPanel } from '../chat-permissions.js';
 
 const MAX_TEXT_BYTES = 100000;
 const OUTPUT_PREVIEW = 4000;
+const NOTE_PREVIEW = 400;
 
 // MARK: - Rendering helpers
 
@@ -227,7 +229,30 @@ export async function mount(view, params, app) {
     return bits;
   }
 
+  /// A turn the agent started by itself (its text says what woke it), or another stored system message: a small note.
+  function systemNote(m) {
+    const full = m.text || '';
+    const shown = h('span', { class: 'system-note-text' }, full.length > NOTE_PREVIEW ? full.slice(0, NOTE_PREVIEW) + '…' : full);
+    const article = h('article', {
+      class: 'msg msg-system', 'data-test': 'message', 'data-role': 'system', 'data-id': m.id || null, 'data-turn': m.turn_id || null,
+      'aria-label': 'Note',
+    },
+    h('div', { class: 'system-note', 'data-test': 'system-note', role: 'note' },
+      h('span', { class: 'system-note-icon', 'aria-hidden': 'true' }, '\u21BB'), shown),
+    h('div', { class: 'msg-meta' }, metaFor(m), ' · ', 'Claude went on by itself'));
+    if (full.length > NOTE_PREVIEW) {
+      article.querySelector('.system-note').append(h('button', {
+        type: 'button', class: 'btn small ghost', 'aria-label': 'Show the whole note',
+        onclick: (event) => { shown.textContent = full; event.currentTarget.remove(); },
+      }, 'Show all'));
+    }
+    article._text = full;
+    if (m.id) messages.set(m.id, article);
+    return article;
+  }
+
   function messageArticle(m) {
+    if (m.role === 'system') return systemNote(m);
     const role = m.role === 'user' ? 'user' : m.role === 'assistant' ? 'assistant' : 'system';
     const body = h('div', { class: 'msg-text' });
     if (m.text) body.append(...(role === 'assistant' ? formatText(m.text) : [m.text]));
@@ -449,6 +474,12 @@ export async function mount(view, params, app) {
     turn_start(d) {
       boundaries.add(d.turn_id);
       if (d.message_id && messages.has(d.message_id)) return;
+      if (d.origin === 'agent') {
+        // Nobody sent this: the agent went on by itself (a background task finished).
+        follow(() => transcript.append(messageArticle({ id: d.message_id, role: 'system', text: d.text, turn_id: d.turn_id, created_at: new Date().toISOString() })));
+        announcer.textContent = 'Claude went on by itself: ' + d.text;
+        return;
+      }
       follow(() => {
         const pending = pendingByTurn.get(d.turn_id);
         pendingByTurn.delete(d.turn_id);

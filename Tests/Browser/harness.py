@@ -1,9 +1,10 @@
-"""End-to-end harness for the web dashboard: the real server, the ralph and claude test doubles, headless Chromium.
+"""End-to-end harness for the web dashboard: the real server, the real Claude Code CLI, headless Chromium.
 
-Everything is real except the two external CLIs we cannot install here (`ralph`, `claude`), which are replaced by
-the package's `fake-ralph` and `fake-claude` executables speaking their real file layout and stream-json protocol.
-The server runs from the package's build directory (so it serves the dashboard bundled as SwiftPM resources) on a
-free port, in a temporary workspace; it is stopped and started again on the same port to test resuming.
+Everything is real except what cannot run here: `ralph` is replaced by the package's `fake-ralph` (its real file
+layout), and the Anthropic Messages API the real `claude` CLI (2.1.330, from `scripts/agent-clis`) talks to is the
+package's `fake-anthropic`, whose replies are scripted in the prompt (`#model` …). The server runs from the package's
+build directory (so it serves the dashboard bundled as SwiftPM resources) on a free port, in a temporary workspace;
+it is stopped and started again on the same port to test resuming.
 """
 
 import json
@@ -13,6 +14,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -34,6 +36,7 @@ def bin_path():
 
 
 BIN = os.environ.get("RALPH_MOBILE_BIN") or bin_path()
+CLAUDE_WHEEL = "0.2.187"  # claude-agent-sdk carrying Claude Code 2.1.330, as scripts/agent-clis pins it
 
 
 def product(name):
@@ -41,6 +44,66 @@ def product(name):
     if not os.path.exists(path):
         raise RuntimeError(f"{path} is missing: run `swift build` first")
     return path
+
+
+def claude_path():
+    """The real Claude Code CLI: `$RALPH_MOBILE_CLAUDE`, else the binary `scripts/agent-clis` unpacked into its cache."""
+    given = os.environ.get("RALPH_MOBILE_CLAUDE")
+    if given:
+        return given
+    cache = os.environ.get("RALPH_MOBILE_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "ralph-mobile")
+    unpacked = os.path.join(cache, "unpacked")
+    for entry in sorted(os.listdir(unpacked)) if os.path.isdir(unpacked) else []:
+        path = os.path.join(unpacked, entry, "claude_agent_sdk", "_bundled", "claude")
+        if entry.startswith(f"claude_agent_sdk-{CLAUDE_WHEEL}-") and os.access(path, os.X_OK):
+            return path
+    raise RuntimeError("the real Claude Code CLI is not here: run `eval \"$(scripts/agent-clis)\"` (it fetches the "
+                       f"claude-agent-sdk {CLAUDE_WHEEL} wheel from PyPI once), or set RALPH_MOBILE_CLAUDE")
+
+
+def model(*steps):
+    """A message fake-anthropic answers as a script: one model response per step (each a list of commands)."""
+    return "#model\n" + "\n---\n".join("\n".join(step) for step in steps)
+
+
+class FakeAnthropic:
+    """`fake-anthropic`, the double of the Anthropic Messages API, on a free port; one JSON line per request in `log`."""
+
+    def __init__(self, directory):
+        self.log = os.path.join(directory, "anthropic.log")
+        self.output = open(os.path.join(directory, "anthropic.out"), "a+")
+        self.process = subprocess.Popen([product("fake-anthropic"), "--port", "0"], stdout=subprocess.PIPE, stderr=self.output,
+                                        env=dict(os.environ, FAKE_ANTHROPIC_LOG=self.log), start_new_session=True, text=True)
+        line = self.process.stdout.readline()
+        match = re.search(r"listening on (http://\S+)", line)
+        if not match:
+            self.stop()
+            raise RuntimeError(f"fake-anthropic did not start: {line!r}")
+        self.base = match.group(1)
+        # Whatever else it prints goes to anthropic.out, so a full pipe never blocks it.
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self):
+        for line in self.process.stdout:
+            self.output.write(line)
+            self.output.flush()
+
+    def requests(self):
+        """The model requests answered so far, in order."""
+        if not os.path.exists(self.log):
+            return []
+        with open(self.log) as f:
+            return [json.loads(line) for line in f if line.strip()]
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
 
 
 RALPH_YML = """# Browser test workspace
@@ -113,8 +176,9 @@ class Workspace:
 class Server:
     """`ralph-mobile-server` as a process: started on a free port, stopped with SIGTERM, started again on that port."""
 
-    def __init__(self, workspace, api_key=ADMIN_KEY):
+    def __init__(self, workspace, anthropic, api_key=ADMIN_KEY):
         self.workspace = workspace
+        self.anthropic = anthropic
         self.api_key = api_key
         self.port = 0
         self.process = None
@@ -123,12 +187,18 @@ class Server:
     def start(self):
         args = [product("ralph-mobile-server"), "--port", str(self.port), "--data-dir", self.workspace.data,
                 "--workspace", self.workspace.ws, "--ralph-command", product("fake-ralph"),
-                "--claude-command", product("fake-claude"), "--heartbeat-interval", "2"]
+                "--claude-command", claude_path(), "--heartbeat-interval", "2"]
         if self.api_key:
             args += ["--api-key", self.api_key]
-        env = dict(os.environ, CLAUDE_CONFIG_DIR=os.path.join(self.workspace.dir, "claude"),
-                   FAKE_CLAUDE_LOG=os.path.join(self.workspace.dir, "claude.log"))
-        env.pop("RALPH_MOBILE_API_KEY", None)
+        # The server hands its environment to the claude it starts: an isolated home, the model API at fake-anthropic,
+        # any key, nothing sent anywhere else.
+        home = os.path.join(self.workspace.dir, "home")
+        os.makedirs(home, exist_ok=True)
+        env = dict(os.environ, HOME=home, CLAUDE_CONFIG_DIR=os.path.join(home, ".claude"), ANTHROPIC_BASE_URL=self.anthropic.base,
+                   ANTHROPIC_API_KEY="sk-ant-test", DISABLE_TELEMETRY="1", DISABLE_AUTOUPDATER="1", DISABLE_ERROR_REPORTING="1",
+                   CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1")
+        for name in ["RALPH_MOBILE_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX"]:
+            env.pop(name, None)
         with open(self.log_path, "a") as log:
             self.process = subprocess.Popen(args, cwd=self.workspace.ws, stdout=log, stderr=log, env=env, start_new_session=True)
         deadline = time.time() + 30

@@ -1,11 +1,17 @@
 """The web dashboard in headless Chromium against the real server, as a person on a phone (390×844) uses it.
 
-Run: `/usr/bin/python3 -m unittest discover -s Tests/Browser -v` after `swift build` (scripts/test does both).
-Screenshots of every screen are written to docs/screenshots/.
+Chats run the real Claude Code CLI against fake-anthropic: a message starting with `#model` scripts the model's replies
+(see the header of Sources/fake-anthropic/FakeAnthropic.swift), so what a test checks is what the CLI really did (a
+file written after an allow, the model told of a deny).
+
+Run: `eval "$(scripts/agent-clis)"` once (the pinned claude), then `/usr/bin/python3 -m unittest discover -s
+Tests/Browser -v` after `swift build --build-tests` (scripts/test does all of it). Screenshots of every screen are
+written to docs/screenshots/.
 """
 
 import json
 import os
+import re
 import time
 import unittest
 
@@ -13,8 +19,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from harness import (ADMIN_KEY, CONTRAST_JS, UNLABELLED_JS, Ralph, Server, Workspace, css, make_driver, one, screenshot,
-                     severe_console_errors, test_id, wait)
+from harness import (ADMIN_KEY, CONTRAST_JS, UNLABELLED_JS, FakeAnthropic, Ralph, Server, Workspace, css, make_driver, model, one,
+                     screenshot, severe_console_errors, test_id, wait)
 
 
 def click(element):
@@ -38,7 +44,8 @@ class Dashboard(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.workspace = Workspace()
-        cls.server = Server(cls.workspace).start()
+        cls.anthropic = FakeAnthropic(cls.workspace.dir)
+        cls.server = Server(cls.workspace, cls.anthropic).start()
         cls.viewer_key = cls.server.create_key("viewer", "e2e-viewer")
         cls.ralph = Ralph(cls.workspace)
         cls.run_id = cls.wait_for_live_run()
@@ -66,6 +73,7 @@ class Dashboard(unittest.TestCase):
                 cls.server.api("DELETE", f"/api/sessions/{run}")
             cls.ralph.stop()
             cls.server.stop()
+            cls.anthropic.stop()
             if os.environ.get("KEEP_BROWSER_WORKSPACE"):
                 print("workspace kept at", cls.workspace.dir)
             else:
@@ -95,6 +103,36 @@ class Dashboard(unittest.TestCase):
     def needs_conversation(self):
         if not self.conversation_id:
             self.skipTest("needs the conversation that test_10 creates from the page (it failed)")
+
+    def send(self, message):
+        """Types a message in the composer (set at once: long scripts) and sends it with the Send button."""
+        composer = self.by_test("composer")
+        self.driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}))",
+                                   composer, message)
+        click(self.by_test("send"))
+        wait(self.driver, lambda _: composer.get_attribute("value") == "", message="the message was sent")
+
+    def replies(self, driver=None):
+        """Claude's replies on the page (a script's text is also in the message that sent it: never wait on that)."""
+        return "\n".join(text(m) for m in css(driver or self.driver, f'{test_id("message")}[data-role="assistant"]'))
+
+    def wait_idle(self, timeout=60):
+        """Waits until the conversation has no turn running or queued."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            c = self.server.api("GET", f"/api/conversations/{self.conversation_id}")[1]
+            if c["status"] == "idle" and not c["queued"]:
+                return c
+            time.sleep(0.2)
+        raise AssertionError(f"the conversation is still busy after {timeout}s: {c['status']}")
+
+    def open_permissions(self, driver=None):
+        d = driver or self.driver
+        toggle = one(d, test_id("permissions-toggle"))
+        if toggle.get_attribute("aria-expanded") != "true":
+            click(toggle)
+        wait(d, lambda _: toggle.get_attribute("aria-expanded") == "true", message="the permissions panel opens")
+        return one(d, test_id("permissions"))
 
     def choose_theme(self, name):
         option = self.by_test("theme").find_element(By.CSS_SELECTOR, f'[data-theme-option="{name}"]')
@@ -291,44 +329,149 @@ class Dashboard(unittest.TestCase):
         d = self.driver
         self.go("/chats")
         click(self.by_test("new-chat"))
+        # The modes offered are default and exactly those the server's claude accepts (from /api/health).
+        status, health = self.server.api("GET", "/api/health")
+        modes = [m for m in health["agents"][0]["permission_modes"] if m != "default"]
+        self.assertTrue(modes, "the real CLI has permission modes")
+        self.assertNotIn("delegate", modes)
+        select = self.by_test("chat-permission-mode")
+        wait(d, lambda _: len(Select(select).options) > 1, message="the modes claude accepts are offered")
+        self.assertEqual([o.get_attribute("value") for o in Select(select).options], ["default"] + modes)
+        self.assertIn(health["agents"][0]["version"], text(d.find_element(By.ID, select.get_attribute("id") + "-hint")))
         cwd = self.by_test("chat-cwd")
         cwd.clear()
         cwd.send_keys(".")
+        self.by_test("chat-title").send_keys("Notes for the release")
         click(self.by_test("chat-create"))
         wait(d, lambda _: "#/chats/" in d.current_url, message="the conversation opens")
         self.conversation = d.current_url.split("#/chats/")[1]
         type(self).conversation_id = self.conversation
-        composer = self.by_test("composer")
-        script = '#script\nsay Let me look at the files.\nsleep 1.5\ntool Bash {"command":"ls -la"}\nsay All done, 3 files.'
-        d.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}))", composer, script)
-        click(self.by_test("send"))
+        notes = os.path.join(self.workspace.ws, "notes.txt")
+        self.send(model(["say Let me look at the files.", "bash touch notes.txt"], ["say All done: notes.txt is there."]))
         wait(d, lambda _: css(d, f'{test_id("message")}[data-role="user"]'), message="the message shows")
-        wait(d, lambda _: css(d, test_id("streaming")) and css(d, test_id("streaming"))[0].is_displayed(), timeout=10,
-             message="the reply streams")
-        wait(d, lambda _: "Let me look at the files." in text(self.by_test("messages")), message="first words streamed")
-        sheet = self.by_test("approval-sheet", timeout=15)
-        self.assertIn("ls -la", text(sheet))
+        wait(d, lambda _: css(d, test_id("streaming")) and css(d, test_id("streaming"))[0].is_displayed(), timeout=30,
+             message="the turn is shown running")
+        wait(d, lambda _: "Let me look at the files." in self.replies(), timeout=30, message="first words streamed")
+        sheet = self.by_test("approval-sheet", timeout=30)
+        self.assertIn("touch notes.txt", text(sheet))
+        self.assertEqual(text(self.by_test("approve-session")), "Allow Bash(touch notes.txt) for this session")
+        # What the CLI said about the call: its description, and the path that made it ask.
+        self.assertIn("Run touch notes.txt", text(sheet))
+        self.assertEqual(text(self.by_test("approval-blocked-path")), "Path that made it ask: " + notes)
+        self.assertFalse(os.path.exists(notes), "nothing runs before the allow")
         screenshot(d, "11-approval-sheet")
         self.check_screen_accessible("approval sheet")
         click(self.by_test("approve"))
-        wait(d, lambda _: "All done, 3 files." in text(self.by_test("messages")), timeout=15, message="the agent went on after the approval")
+        wait(d, lambda _: "All done: notes.txt is there." in self.replies(), timeout=30,
+             message="the agent went on after the approval")
+        self.assertTrue(os.path.exists(notes), "the allowed command really ran")
         self.assertTrue(self.all_by_test("tool-call"))
         wait(d, lambda _: not css(d, test_id("approval-sheet")), message="the sheet closed")
-        log = read(os.path.join(self.workspace.dir, "claude.log"))
-        self.assertIn('"behavior":"allow"', log.replace(" ", ""))
+        wait(d, lambda _: not self.by_test("streaming").is_displayed(), timeout=30, message="the turn ended")
+        self.assertEqual(self.server.api("GET", f"/api/conversations/{self.conversation}")[1]["session_rules"], [],
+                         "a plain allow grants nothing for later")
         screenshot(d, "10-chat")
         self.check_screen_accessible("chat")
 
     def test_10b_a_failed_turn_shows_and_the_stream_stays_live(self):
         self.needs_conversation()
         d = self.driver
-        status, _ = self.server.api("POST", f"/api/conversations/{self.conversation_id}/messages", {"text": "#script\nsay Trying once\nfail"})
+        status, _ = self.server.api("POST", f"/api/conversations/{self.conversation_id}/messages", {"text": model(["error 400 broken"])})
         self.assertEqual(status, 202)
-        wait(d, lambda _: css(d, test_id("turn-error")), timeout=15, message="the failed turn is shown")
+        wait(d, lambda _: css(d, test_id("turn-error")), timeout=60, message="the failed turn is shown")
         time.sleep(0.3)
         self.assertEqual(text(self.by_test("stream-state")), "live", "a turn's error event is not a lost connection")
         reconnects = self.all_by_test("reconnects")
         self.assertTrue(not reconnects or not reconnects[0].is_displayed() or text(reconnects[0]) == "0")
+
+    def test_10c_allow_for_this_session_grants_exactly_the_rule_shown(self):
+        self.needs_conversation()
+        d = self.driver
+        a_txt = os.path.join(self.workspace.ws, "a.txt")
+        self.send(model(["bash touch a.txt"], ["bash touch a.txt"], ["say Both done."]))
+        sheet = self.by_test("approval-sheet", timeout=30)
+        first = sheet.get_attribute("data-id")
+        button = self.by_test("approve-session")
+        self.assertEqual(text(button), "Allow Bash(touch a.txt) for this session", "the button names the exact rule")
+        self.assertIn("not the permission mode", text(self.by_test("session-rule-hint")))
+        self.assertNotIn("acceptEdits", text(sheet), "the CLI's own suggestions are not offered as what it grants")
+        click(button)
+        # The second, identical call is allowed by the rule: no other sheet, the turn runs to its end.
+        sheets = set()
+        def done(_):
+            sheets.update(s.get_attribute("data-id") for s in css(d, test_id("approval-sheet")))
+            return "Both done." in self.replies()
+        wait(d, done, timeout=30, message="the turn ends without asking again")
+        self.assertEqual(sheets - {first}, set(), "no second sheet for the identical call")
+        self.assertTrue(os.path.exists(a_txt))
+        decisions = [text(e) for e in self.all_by_test("tool-decision")]
+        self.assertTrue(any("not asked" in t and "Bash(touch a.txt)" in t for t in decisions),
+                        f"the second call says the rule allowed it: {decisions}")
+        # The conversation's permissions panel lists the rule, used once since.
+        self.open_permissions()
+        rule = self.by_test("session-rule")
+        self.assertEqual(text(rule.find_element(By.CSS_SELECTOR, test_id("session-rule-display"))), "Bash(touch a.txt)")
+        wait(d, lambda _: text(one(d, test_id("session-rule-uses"))) .startswith("used once"), message="the use is counted")
+        self.assertTrue(text(self.by_test("permission-mode")).startswith("default"))
+        self.assertEqual(text(self.by_test("agent-version")), "2.1.330")
+        self.assertTrue(rule.find_element(By.CSS_SELECTOR, test_id("revoke-rule")).is_displayed())
+        rules = self.server.api("GET", f"/api/conversations/{self.conversation_id}")[1]["session_rules"]
+        self.assertEqual([(r["rule"]["display"], r["uses"]) for r in rules], [("Bash(touch a.txt)", 1)])
+        d.execute_script("arguments[0].scrollIntoView()", self.by_test("permissions"))
+        screenshot(d, "19-chat-permissions")
+        self.check_screen_accessible("permissions panel")
+
+    def test_10d_retrying_the_model_api_is_shown_until_the_reply_arrives(self):
+        self.needs_conversation()
+        d = self.driver
+        self.send(model(["fail 529 2", "say recovered"]))
+        line = self.by_test("status-line")
+        retrying = wait(d, lambda _: re.search(r"Retrying the model API \(attempt \d+( of \d+)?, HTTP 529\)", text(line)) and text(line),
+                        timeout=30, message="the retry is shown")
+        self.assertEqual(self.by_test("chat-status").find_element(By.CSS_SELECTOR, ".badge").get_attribute("data-status"), "retrying")
+        wait(d, lambda _: "recovered" in self.replies(), timeout=30, message="the reply arrives")
+        wait(d, lambda _: "Retrying" not in text(line) and not self.by_test("streaming").is_displayed(), timeout=15,
+             message="the retry line is gone")
+        self.assertIn("HTTP 529", retrying)
+        # The conversations list shows it too, live.
+        self.go("/chats")
+        row = one(d, f'{test_id("chat-row")}[data-id="{self.conversation_id}"]')
+        self.server.api("POST", f"/api/conversations/{self.conversation_id}/messages", {"text": model(["fail 529 3", "say recovered again"])})
+        wait(d, lambda _: one(d, f'{test_id("chat-row")}[data-id="{self.conversation_id}"]').get_attribute("data-status") == "retrying",
+             timeout=30, message="the list shows retrying")
+        self.assertIn("retrying", text(one(d, f'{test_id("chat-row")}[data-id="{self.conversation_id}"]')))
+        self.assertIn("HTTP 529", text(self.by_test("chat-retry")))
+        wait(d, lambda _: one(d, f'{test_id("chat-row")}[data-id="{self.conversation_id}"]').get_attribute("data-status") == "idle",
+             timeout=30, message="and idle once the reply came")
+        self.assertFalse(row.find_elements(By.CSS_SELECTOR, test_id("chat-retry")))
+
+    def test_10e_a_turn_the_agent_starts_by_itself_is_a_system_note(self):
+        self.needs_conversation()
+        d = self.driver
+        self.go("/chats/" + self.conversation_id)
+        self.by_test("composer")
+        self.send(model(["say Starting a helper.", "agent helper :: #model\\nsay sub says 42"], ["say Helper started."],
+                        ["say The helper said 42."]))
+        note = self.by_test("system-note", timeout=60)
+        self.assertIn("A background task finished", text(note))
+        wait(d, lambda _: "The helper said 42." in self.replies(), timeout=30, message="the agent's own reply")
+        self.check_agent_turn()
+        # Read back from the server, the stored system message is the same note.
+        d.refresh()
+        wait(d, lambda _: "The helper said 42." in self.replies(), message="the transcript again")
+        self.check_agent_turn()
+        d.execute_script("arguments[0].scrollIntoView({block: 'center'})", self.by_test("system-note"))
+        screenshot(d, "20-chat-agent-turn")
+        self.check_screen_accessible("chat with an agent turn")
+
+    def check_agent_turn(self):
+        articles = self.all_by_test("message")
+        roles = [(a.get_attribute("data-role"), text(a)) for a in articles]
+        note = [i for i, (role, t) in enumerate(roles) if role == "system" and "A background task finished" in t]
+        self.assertEqual(len(note), 1, f"one note: {roles}")
+        self.assertFalse([t for role, t in roles if role == "user" and "A background task finished" in t], "not a user bubble")
+        after = [t for role, t in roles[note[0] + 1:] if role == "assistant"]
+        self.assertTrue(after and "The helper said 42." in after[0], f"its reply follows the note: {roles[note[0]:]}")
 
     def test_11_auto_reply_panel(self):
         self.needs_conversation()
@@ -356,20 +499,30 @@ class Dashboard(unittest.TestCase):
         self.check_screen_accessible("chats")
         self.go("/approvals")
         one(d, "#view h2, #view .empty, #view .list")
+        target = os.path.join(self.workspace.ws, "denied.txt")
+        write = json.dumps({"file_path": target, "content": "hi"})
         status, _ = self.server.api("POST", f"/api/conversations/{self.conversation_id}/messages",
-                                    {"text": '#script\ntool Write {"file_path":"notes.txt","content":"hi"}\nsay Written.'})
+                                    {"text": model([f"tool Write {write}"], ["say Understood."])})
         self.assertEqual(status, 202)
-        row = self.by_test("approval-row", timeout=20)
+        row = self.by_test("approval-row", timeout=60)
         screenshot(d, "14-approvals")
         self.check_screen_accessible("approvals")
         click(row)
         sheet = self.by_test("approval-sheet")
-        self.assertIn("notes.txt", text(sheet))
+        self.assertIn("denied.txt", text(sheet))
+        self.assertEqual(text(self.by_test("approve-session")), "Allow Write(denied.txt) for this session")
+        self.assertEqual(text(self.by_test("approval-description")), "Write: denied.txt")
         self.by_test("deny-message").send_keys("Not in this folder")
         click(self.by_test("deny"))
         wait(d, lambda _: not css(d, test_id("approval-row")), timeout=15, message="the row leaves the inbox")
-        log = read(os.path.join(self.workspace.dir, "claude.log"))
-        self.assertIn("Not in this folder", log)
+        # The model is told: the request after the deny carries it as an error tool result.
+        self.wait_idle()
+        last = self.anthropic.requests()[-1]
+        results = [b for b in last.get("last") or [] if b.get("type") == "tool_result"]
+        self.assertEqual(len(results), 1, f"the last model request answers the tool call: {last}")
+        self.assertIn("Not in this folder", results[0]["content"])
+        self.assertIs(results[0]["is_error"], True)
+        self.assertFalse(os.path.exists(target), "the denied write did not happen")
 
     def test_13_settings_and_theme(self):
         d = self.driver
@@ -410,8 +563,12 @@ class Dashboard(unittest.TestCase):
             screenshot(viewer, "17-viewer-session")
             viewer.get(self.server.base + "/#/chats/" + self.conversation_id)
             one(viewer, test_id("messages"))
-            wait(viewer, lambda _: "All done" in text(one(viewer, test_id("messages"))), message="a viewer reads the chat")
-            for control in ["composer", "send", "interrupt", "auto-reply-start"]:
+            wait(viewer, lambda _: "The helper said 42." in self.replies(viewer), message="a viewer reads the chat")
+            # The session rule is listed for a viewer too, without Revoke.
+            self.open_permissions(viewer)
+            wait(viewer, lambda _: [text(e) for e in css(viewer, test_id("session-rule-display"))] == ["Bash(touch a.txt)"],
+                 message="a viewer sees the session rule")
+            for control in ["composer", "send", "interrupt", "auto-reply-start", "revoke-rule"]:
                 self.assertFalse(css(viewer, test_id(control)), f"a viewer must not see {control}")
             viewer.get(self.server.base + "/#/settings")
             one(viewer, test_id("server-version"))
@@ -424,6 +581,29 @@ class Dashboard(unittest.TestCase):
             self.assertEqual(severe_console_errors(viewer), [])
         finally:
             viewer.quit()
+
+    def test_14b_revoking_a_session_rule_from_the_panel(self):
+        self.needs_conversation()
+        d = self.driver
+        self.go("/chats/" + self.conversation_id)
+        self.open_permissions()
+        rule = wait(d, lambda _: [r for r in self.all_by_test("session-rule") if "Bash(touch a.txt)" in text(r)], message="the rule is listed")[0]
+        click(rule.find_element(By.CSS_SELECTOR, test_id("revoke-rule")))
+        wait(d, lambda _: not self.all_by_test("session-rule"), message="the rule leaves the panel")
+        self.assertEqual(self.server.api("GET", f"/api/conversations/{self.conversation_id}")[1]["session_rules"], [])
+        # Revoked for real: the same command asks again. Allowed for the session again, the rule comes back live.
+        self.send(model(["bash touch a.txt"], ["say Asked again."]))
+        self.assertIn("touch a.txt", text(self.by_test("approval-sheet", timeout=30)))
+        click(self.by_test("approve-session"))
+        wait(d, lambda _: [text(e) for e in self.all_by_test("session-rule-display")] == ["Bash(touch a.txt)"], timeout=15,
+             message="the new grant shows in the panel")
+        wait(d, lambda _: "Asked again." in self.replies(), timeout=30, message="the turn ends")
+        # Revoked elsewhere (another device, the terminal client): the panel follows by itself.
+        rule_id = self.all_by_test("session-rule")[0].get_attribute("data-id")
+        status, removed = self.server.api("DELETE", f"/api/conversations/{self.conversation_id}/session-rules/{rule_id}")
+        self.assertEqual((status, removed["rule"]["display"]), (200, "Bash(touch a.txt)"))
+        wait(d, lambda _: not self.all_by_test("session-rule"), timeout=15, message="the panel drops the rule revoked elsewhere")
+        self.assertIn("None.", text(self.by_test("permissions")))
 
     def test_15_desktop_layout(self):
         self.needs_conversation()

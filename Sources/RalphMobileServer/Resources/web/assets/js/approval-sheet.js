@@ -63,31 +63,20 @@ export function normalizeApproval(approval, conversationId) {
     conversation_id: approval.conversation_id || conversationId || null,
     tool_name: approval.tool_name || approval.name || 'Tool',
     input: approval.input,
-    suggestions: approval.suggestions,
+    session_rule: approval.session_rule || null,
   };
 }
 
-/// Words for the rules "Allow for session" would add (the CLI's `permission_suggestions`).
-function describeSuggestions(suggestions) {
-  if (!Array.isArray(suggestions) || !suggestions.length) return null;
-  const parts = [];
-  for (const s of suggestions) {
-    if (!s || typeof s !== 'object') continue;
-    if (Array.isArray(s.rules)) {
-      for (const rule of s.rules) {
-        if (!rule) continue;
-        parts.push(rule.ruleContent ? `${rule.toolName}(${rule.ruleContent})` : String(rule.toolName || 'tool'));
-      }
-    } else if (s.type === 'setMode' && s.mode) {
-      parts.push('permission mode ' + s.mode);
-    } else if (Array.isArray(s.directories)) {
-      parts.push('access to ' + s.directories.join(', '));
-    } else if (s.type) {
-      parts.push(String(s.type));
-    }
-  }
-  return parts.length ? parts.join(', ') : null;
+/// What "allow for this session" grants, as a person reads it (`Bash(touch a.txt)`), or null when the approval does
+/// not say. The CLI's own `suggestions` are never this: the server does not apply them (they include switching to
+/// accept-edits mode and whole directories).
+export function sessionRuleText(approval) {
+  const rule = approval && approval.session_rule;
+  return rule && typeof rule.display === 'string' && rule.display.trim() ? rule.display : null;
 }
+
+/// Longer than this, the button says "this exact …" and the rule is read in full above it.
+const RULE_IN_BUTTON = 80;
 
 /// The part of the input a person must read first: Bash's command, a file path, a URL.
 function prominent(approval) {
@@ -152,7 +141,7 @@ export function openApprovalSheet(approval, app, onDone = () => {}, options = {}
         }
         working = true;
         errorLine.hidden = true;
-        const original = button.textContent;
+        const original = [...button.childNodes];
         for (const b of buttons) b.disabled = true;
         button.textContent = 'Sending…';
         try {
@@ -172,17 +161,20 @@ export function openApprovalSheet(approval, app, onDone = () => {}, options = {}
         } finally {
           working = false;
           for (const b of buttons) b.disabled = false;
-          button.textContent = original;
+          button.replaceChildren(...original);
         }
       };
 
-      const rules = describeSuggestions(a.suggestions);
+      const rule = sessionRuleText(a);
       const main = prominent(a);
+      const described = typeof a.description === 'string' && a.description.trim()
+        && !(a.input && typeof a.input === 'object' && a.input.description === a.description) ? a.description.trim() : null;
       const inputJSON = prettyJSON(a.input);
-      const stateLine = a.state && a.state !== 'pending'
-        ? h('p', { class: 'banner info' }, 'This call was ' + decisionWords(a.state === 'cancelled' ? 'cancelled' : a.decision) +
-          (a.decided_by ? ' by ' + a.decided_by : '') + (a.message ? ': “' + a.message + '”' : '') + '.')
-        : null;
+      const byRule = typeof a.decided_by === 'string' && a.decided_by.startsWith('rule ');
+      const stateLine = !a.state || a.state === 'pending' ? null
+        : byRule ? h('p', { class: 'banner info' }, 'Nobody was asked: this call was ' + (a.message || 'allowed by a session rule') + '.')
+          : h('p', { class: 'banner info' }, 'This call was ' + decisionWords(a.state === 'cancelled' ? 'cancelled' : a.decision) +
+            (a.decided_by ? ' by ' + a.decided_by : '') + (a.message ? ': “' + a.message + '”' : '') + '.');
 
       const body = h('div', { class: 'approval-body' },
         h('p', { class: 'approval-meta muted small' },
@@ -197,7 +189,10 @@ export function openApprovalSheet(approval, app, onDone = () => {}, options = {}
             : null,
           !a.created_at || Date.now() - new Date(a.created_at).getTime() < 10000 ? 'asked just now' : 'asked ' + relTime(a.created_at)),
         stateLine,
+        described ? h('p', { class: 'approval-description', 'data-test': 'approval-description' }, h('span', { class: 'muted' }, (a.display_name || a.tool_name) + ': '), described) : null,
         main,
+        a.blocked_path ? h('p', { class: 'approval-blocked', 'data-test': 'approval-blocked-path' },
+          h('span', { class: 'muted' }, 'Path that made it ask: '), h('code', {}, a.blocked_path)) : null,
         a.reason ? h('p', { class: 'approval-reason' }, h('span', { class: 'muted' }, 'Why it asks: '), a.reason) : null,
         h('details', { class: 'approval-input', open: !main },
           h('summary', {}, 'Full input'),
@@ -212,17 +207,24 @@ export function openApprovalSheet(approval, app, onDone = () => {}, options = {}
       }
 
       const allow = h('button', { type: 'button', class: 'btn primary', 'data-test': 'approve', onclick: () => decide('allow', allow) }, 'Allow');
+      // Says exactly what it grants: the rule the server keeps (never the CLI's suggestions).
+      const hintId = 'approve-session-hint-' + a.id.replace(/[^a-zA-Z0-9_-]/g, '');
+      const sessionLabel = !rule ? 'Allow for this session'
+        : rule.length <= RULE_IN_BUTTON ? h('span', {}, 'Allow ', h('code', {}, rule), ' for this session')
+          : 'Allow this exact ' + a.tool_name + ' call for this session';
       const allowSession = h('button', {
-        type: 'button', class: 'btn', 'data-test': 'approve-session', onclick: () => decide('allow_session', allowSession),
-        'aria-describedby': 'approve-session-hint-' + a.id,
-      }, 'Allow for session');
+        type: 'button', class: 'btn approve-session', 'data-test': 'approve-session', onclick: () => decide('allow_session', allowSession),
+        'aria-describedby': hintId,
+      }, sessionLabel);
       const deny = h('button', { type: 'button', class: 'btn danger', 'data-test': 'deny', onclick: () => decide('deny', deny) }, 'Deny');
       buttons.push(allow, allowSession, deny);
       body.append(
         h('div', { class: 'btn-row approval-actions' }, allow, allowSession),
-        h('p', { class: 'hint small muted', id: 'approve-session-hint-' + a.id },
-          rules ? 'Allow for session also allows ' + rules + ' without asking until this session ends.'
-            : 'Allow for session: Claude suggested no rule, so it is the same as Allow.'),
+        h('p', { class: 'hint small muted', id: hintId, 'data-test': 'session-rule-hint' },
+          rule && rule.length > RULE_IN_BUTTON ? ['For this session: ', h('code', { class: 'session-rule-full' }, rule), '. '] : null,
+          rule ? 'Until it is revoked (Permissions, in the conversation), this exact call runs again without asking; nothing else changes: '
+            + 'not the permission mode, not the folders Claude may use.'
+            : 'This call, and the same call again in this conversation, until it is revoked (Permissions, in the conversation).'),
         h('div', { class: 'field approval-deny' },
           h('label', { for: denyMessage.id }, 'Message to Claude if you deny (optional)'),
           denyMessage),

@@ -99,7 +99,8 @@ export async function mount(view, _params, app) {
       h('div', { class: 'row-main' },
         h('div', { class: 'row-title' }, h('span', { class: 'tool-name' }, a.tool_name), ' ', h('span', { class: 'mono approval-sum' }, summary)),
         h('div', { class: 'row-sub' }, title, ' · ', h('span', { class: 'approval-age', dataset: { ts: a.created_at || '' }, title: dateTime(a.created_at) }, relTime(a.created_at)))),
-      a.state !== 'pending' ? badge(a.state === 'allowed' && a.decision === 'allow_session' ? 'allowed (session)' : a.state, STATE_BADGE[a.state] || a.state) : null);
+      a.state !== 'pending' ? badge(a.state === 'allowed' && a.decision === 'allow_session'
+        ? (String(a.decided_by || '').startsWith('rule ') ? 'allowed by a rule' : 'allowed (session)') : a.state, STATE_BADGE[a.state] || a.state) : null);
     row.main.setAttribute('aria-label', a.tool_name + ': ' + summary + ', in ' + title + ', ' + relTime(a.created_at) + (a.state !== 'pending' ? ', ' + a.state : '') + '. Open details');
     row.link.setAttribute('aria-label', 'Open the conversation ' + title);
     row.link.hidden = !a.conversation_id;

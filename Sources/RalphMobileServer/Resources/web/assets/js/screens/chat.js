@@ -1,6 +1,7 @@
 // One conversation with Claude Code (`#/chats/<id>`): the transcript (newest page, "Load earlier" for older ones),
-// the live stream of the running turn (text deltas, tool calls, approvals, cost), the composer with queue / steer /
-// interrupt for operators, the approval sheet, and the auto-reply panel.
+// the live stream of the running turn (text deltas, tool calls, approvals, cost, API retries), the composer with
+// queue / steer / interrupt for operators, the approval sheet, the permissions panel (mode, CLI version, session rules
+// with Revoke) and the auto-reply panel. A turn the agent starts by itself opens with a system note.
 //
 // The stream starts right after the page of messages it was read with (`last_event_id`) and resumes after the last
 // event seen (ids only grow), so a reconnect or a server restart shows nothing twice and loses nothing.
@@ -8,10 +9,12 @@
 import { api, seg, openStream, globalEvents } from '../api.js';
 import { h, render, toast, showError, confirmDialog, badge, clockTime, dateTime, duration, number, field, busy } from '../ui.js';
 import { openApprovalSheet, toolSummary, prettyJSON, normalizeApproval, decisionWords } from '../approval-sheet.js';
-import { statusBadge, conversationTitle, conversationMenu, renameSheet } from './chats.js';
+import { statusBadge, conversationTitle, conversationMenu, renameSheet, retryText } from './chats.js';
+import { buildPermissionsPanel } from '../chat-permissions.js';
 
 const MAX_TEXT_BYTES = 100000;
 const OUTPUT_PREVIEW = 4000;
+const NOTE_PREVIEW = 400;
 
 // MARK: - Rendering helpers
 
@@ -105,12 +108,14 @@ export async function mount(view, params, app) {
   const pendingByTurn = new Map(); // turn id → article of a message not started yet (queued)
   const userByTurn = new Map(); // turn id → user article
   const pendingApprovals = new Map(); // approval id → approval
+  const allowedByRule = new Map(); // tool_use_id → decision, for a call a rule allowed before its tool_start arrived
   const dismissedApprovals = new Set();
   const boundaries = new Set(); // turns whose segment start this page saw
   const loadedWhileRunning = conversation.status !== 'idle';
   let status = conversation.status || 'idle';
   let queued = conversation.queued || 0;
   let silentSecs = null;
+  let retry = conversation.retry || null;
   let cursor = page.next_cursor;
   let removed = false;
   let stream = null;
@@ -162,7 +167,8 @@ export async function mount(view, params, app) {
     render(metaLine,
       h('span', { class: 'mono', title: conversation.cwd }, conversation.cwd),
       conversation.model ? [' · ', 'model ', conversation.model] : null,
-      conversation.permission_mode ? [' · ', conversation.permission_mode] : null,
+      (conversation.agent_permission_mode || conversation.permission_mode || 'default') !== 'default'
+        ? [' · ', conversation.agent_permission_mode || conversation.permission_mode] : null,
       conversation.pinned ? [' · ', h('span', {}, '\u2605 pinned')] : null,
       conversation.archived ? [' · ', badge('archived', 'archived')] : null);
     const cost = money(conversation.total_cost_usd);
@@ -173,13 +179,15 @@ export async function mount(view, params, app) {
     status = next || 'idle';
     if (info.queued !== undefined) queued = info.queued;
     silentSecs = info.silent_secs ?? null;
+    retry = status === 'retrying' ? info.retry || retry : null;
     render(statusSlot, statusBadge(status));
     queuedText.textContent = queued > 0 ? queued + ' queued' : '';
     const running = status !== 'idle';
     streamingBar.hidden = !running;
     streamingLabel.textContent = status === 'awaiting_approval' ? 'Waiting for an approval…'
       : status === 'stalled' ? 'No output for ' + duration(silentSecs || 0) + ' — the turn may be stuck; you can interrupt it.'
-        : 'Claude is working…';
+        : status === 'retrying' ? retryText(retry)
+          : 'Claude is working…';
     streamingBar.dataset.status = status;
     transcript.setAttribute('aria-busy', running && status === 'running' ? 'true' : 'false');
     if (composer) composer.setRunning(running);
@@ -190,7 +198,7 @@ export async function mount(view, params, app) {
   const transcript = h('div', { class: 'transcript', 'data-test': 'messages', role: 'log', 'aria-label': 'Messages', 'aria-live': 'polite', 'aria-relevant': 'additions' });
   const emptyNote = h('p', { class: 'empty chat-empty' }, operator ? 'No messages yet. Write the first one below.' : 'No messages yet.');
   const loadEarlier = h('button', { type: 'button', class: 'btn ghost block', 'data-test': 'load-earlier', hidden: !page.has_more }, 'Load earlier messages');
-  const streamingLabel = h('span', {}, 'Claude is working…');
+  const streamingLabel = h('span', { 'data-test': 'status-line' }, 'Claude is working…');
   const streamingBar = h('div', { class: 'streaming', 'data-test': 'streaming', role: 'status', hidden: true },
     h('span', { class: 'dots', 'aria-hidden': 'true' }, h('span', {}), h('span', {}), h('span', {})), streamingLabel);
   const announcer = h('div', { class: 'sr-only', role: 'status', 'aria-live': 'polite' });
@@ -221,7 +229,30 @@ export async function mount(view, params, app) {
     return bits;
   }
 
+  /// A turn the agent started by itself (its text says what woke it), or another stored system message: a small note.
+  function systemNote(m) {
+    const full = m.text || '';
+    const shown = h('span', { class: 'system-note-text' }, full.length > NOTE_PREVIEW ? full.slice(0, NOTE_PREVIEW) + '…' : full);
+    const article = h('article', {
+      class: 'msg msg-system', 'data-test': 'message', 'data-role': 'system', 'data-id': m.id || null, 'data-turn': m.turn_id || null,
+      'aria-label': 'Note',
+    },
+    h('div', { class: 'system-note', 'data-test': 'system-note', role: 'note' },
+      h('span', { class: 'system-note-icon', 'aria-hidden': 'true' }, '\u21BB'), shown),
+    h('div', { class: 'msg-meta' }, metaFor(m), ' · ', 'Claude went on by itself'));
+    if (full.length > NOTE_PREVIEW) {
+      article.querySelector('.system-note').append(h('button', {
+        type: 'button', class: 'btn small ghost', 'aria-label': 'Show the whole note',
+        onclick: (event) => { shown.textContent = full; event.currentTarget.remove(); },
+      }, 'Show all'));
+    }
+    article._text = full;
+    if (m.id) messages.set(m.id, article);
+    return article;
+  }
+
   function messageArticle(m) {
+    if (m.role === 'system') return systemNote(m);
     const role = m.role === 'user' ? 'user' : m.role === 'assistant' ? 'assistant' : 'system';
     const body = h('div', { class: 'msg-text' });
     if (m.text) body.append(...(role === 'assistant' ? formatText(m.text) : [m.text]));
@@ -285,7 +316,8 @@ export async function mount(view, params, app) {
       h('summary', {}, h('span', { class: 'tool-icon', 'aria-hidden': 'true' }, '\u2699'), h('span', { class: 'tool-name' }, call.name || 'tool'), summaryText, stateSlot),
       h('div', { class: 'tool-body' }, h('h4', {}, 'Input'), inputPre, outputBox));
     const block = h('div', { class: 'tool', 'data-test': 'tool-call', 'data-tool-use-id': key || '' }, details, approvalBar);
-    const data = { ...call, turn: call.turn_id || article.dataset.turn || null };
+    const data = { ...call, ...(allowedByRule.get(key) || {}), turn: call.turn_id || article.dataset.turn || null };
+    allowedByRule.delete(key);
     const api_ = {
       element: block,
       data,
@@ -317,8 +349,11 @@ export async function mount(view, params, app) {
       render(stateSlot, badge(word, kind));
       inputPre.textContent = prettyJSON(data.input) || '(no input)';
       render(outputBox);
-      if (data.decision) {
-        outputBox.append(h('p', { class: 'tool-decision small muted' },
+      if (data.decision && typeof data.decided_by === 'string' && data.decided_by.startsWith('rule ')) {
+        outputBox.append(h('p', { class: 'tool-decision small muted', 'data-test': 'tool-decision' },
+          'Approval: not asked — ' + (data.decision_message || 'allowed by a session rule') + '.'));
+      } else if (data.decision) {
+        outputBox.append(h('p', { class: 'tool-decision small muted', 'data-test': 'tool-decision' },
           'Approval: ' + decisionWords(data.decision) + (data.decided_by && data.decided_by !== 'system' ? ' by ' + data.decided_by : ''),
           data.decision_message ? ' — “' + data.decision_message + '”' : ''));
       }
@@ -439,6 +474,12 @@ export async function mount(view, params, app) {
     turn_start(d) {
       boundaries.add(d.turn_id);
       if (d.message_id && messages.has(d.message_id)) return;
+      if (d.origin === 'agent') {
+        // Nobody sent this: the agent went on by itself (a background task finished).
+        follow(() => transcript.append(messageArticle({ id: d.message_id, role: 'system', text: d.text, turn_id: d.turn_id, created_at: new Date().toISOString() })));
+        announcer.textContent = 'Claude went on by itself: ' + d.text;
+        return;
+      }
       follow(() => {
         const pending = pendingByTurn.get(d.turn_id);
         pendingByTurn.delete(d.turn_id);
@@ -499,6 +540,11 @@ export async function mount(view, params, app) {
     permission_resolved(d) {
       const approval = pendingApprovals.get(d.approval_id);
       pendingApprovals.delete(d.approval_id);
+      if (!approval && typeof d.by === 'string' && d.by.startsWith('rule ')) {
+        // Allowed by a session rule, without asking: say so on its tool call.
+        markAllowedByRule(d);
+        return;
+      }
       for (const block of tools.values()) {
         if (block.data.approval && block.data.approval.id === d.approval_id) {
           block.update({ decision: d.decision, decided_by: d.by, decision_message: d.message });
@@ -530,7 +576,24 @@ export async function mount(view, params, app) {
     auto_reply(d) {
       autoReply.progress(d);
     },
+    permissions(d) {
+      permissionsPanel.permissions(d);
+      if (d.permission_mode) applyConversation({ agent_permission_mode: d.permission_mode });
+    },
   };
+
+  /// A call a session rule allowed: the event names its approval, not its tool call; the approval does.
+  async function markAllowedByRule(d) {
+    try {
+      const list = await api.get('/api/approvals?state=allowed&conversation=' + encodeURIComponent(id));
+      const found = list.approvals.find((a) => a.id === d.approval_id);
+      if (!found || !found.tool_use_id) return;
+      const decision = { decision: d.decision, decided_by: d.by, decision_message: d.message || found.message };
+      const block = tools.get(found.tool_use_id);
+      if (block) block.update(decision);
+      else allowedByRule.set(found.tool_use_id, decision); // its tool_start is still to come
+    } catch { /* the call still shows; reloading the page says how it was allowed */ }
+  }
 
   // MARK: Approvals
 
@@ -695,11 +758,13 @@ export async function mount(view, params, app) {
   // MARK: Auto-reply panel
 
   const autoReply = buildAutoReply({ id, base, app, operator });
+  const permissionsPanel = buildPermissionsPanel({ base, conversation, operator, me: app.whoami && app.whoami.key_id });
 
   // MARK: Layout
 
   render(view, h('section', { class: 'chat', 'aria-label': 'Conversation' },
     header,
+    permissionsPanel.element,
     autoReply.element,
     loadEarlier,
     emptyNote,
@@ -712,7 +777,7 @@ export async function mount(view, params, app) {
   applyConversation(conversation);
   for (const m of page.items) transcript.append(messageArticle(m));
   emptyNote.hidden = page.items.length > 0;
-  setStatus(status, { queued });
+  setStatus(status, { queued, retry });
   toBottom();
 
   loadEarlier.addEventListener('click', async () => {
@@ -817,7 +882,10 @@ export async function mount(view, params, app) {
 
   cleanups.push(globalEvents.on('conversation.updated', (c) => {
     // Title, pin, archive and cost; the status comes from this conversation's own stream (in order with its events).
-    if (c && c.id === id) applyConversation(c);
+    if (c && c.id === id) {
+      applyConversation(c);
+      permissionsPanel.conversationUpdated(c);
+    }
   }));
   cleanups.push(globalEvents.on('conversation.removed', (data) => {
     if (!data || data.id !== id) return;
@@ -836,6 +904,7 @@ export async function mount(view, params, app) {
     stream?.close();
     sheet?.close();
     autoReply.destroy();
+    permissionsPanel.destroy();
     for (const off of cleanups) off();
   };
 }

@@ -11,6 +11,7 @@ export const STATUS_WORDS = {
   running: 'running',
   awaiting_approval: 'needs approval',
   stalled: 'stalled',
+  retrying: 'retrying',
 };
 
 export function statusBadge(status) {
@@ -31,12 +32,37 @@ export function conversationTitle(c) {
   return 'Untitled conversation';
 }
 
-const PERMISSION_MODES = [
-  ['', 'Default: ask before tools that change things'],
-  ['acceptEdits', 'Accept edits: file edits run without asking'],
-  ['plan', 'Plan: read and plan only, no changes'],
-  ['bypassPermissions', 'Bypass: run every tool without asking (risky)'],
-];
+/// What the status line says while the agent CLI retries the model API, e.g. "Retrying the model API (attempt 3 of 10,
+/// HTTP 529): overloaded".
+export function retryText(retry) {
+  if (!retry) return 'Retrying the model API…';
+  const parts = [];
+  if (retry.attempt) parts.push('attempt ' + retry.attempt + (retry.max_retries ? ' of ' + retry.max_retries : ''));
+  if (retry.error_status) parts.push('HTTP ' + retry.error_status);
+  return 'Retrying the model API' + (parts.length ? ' (' + parts.join(', ') + ')' : '') + (retry.error ? ': ' + retry.error : '');
+}
+
+/// Words for the permission modes Claude Code knows; the modes offered are only those the server's claude accepts.
+const MODE_WORDS = {
+  default: 'asks before edits, commands and network',
+  manual: 'the same as default, under its newer name',
+  acceptEdits: 'file edits and simple file commands run without asking',
+  plan: 'reads and plans only, no changes',
+  auto: 'a classifier model approves instead of you',
+  dontAsk: 'whatever is not already allowed is refused, nobody is asked',
+  bypassPermissions: 'every tool runs without asking (risky)',
+};
+
+export function permissionModeLabel(mode) {
+  return MODE_WORDS[mode] ? mode + ' — ' + MODE_WORDS[mode] : mode;
+}
+
+/// The agent CLI conversations run, as `GET /api/health` describes it: `{name, command, version, permission_modes,
+/// error}`, or null when the server does not say.
+export async function chatAgent() {
+  const health = await api.get('/api/health');
+  return (health && Array.isArray(health.agents) && health.agents[0]) || null;
+}
 
 /// The "New conversation" sheet; resolves with the new conversation (and sends the first message when given).
 export function newConversationSheet(app, { cwd = '.' } = {}) {
@@ -50,12 +76,23 @@ export function newConversationSheet(app, { cwd = '.' } = {}) {
         const titleInput = h('input', { type: 'text', 'data-test': 'chat-title', maxlength: 200, placeholder: 'Named after the first message when empty' });
         const modelInput = h('input', { type: 'text', list: 'chat-model-list', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false', placeholder: 'The CLI default' });
         const modelList = h('datalist', { id: 'chat-model-list' }, ['sonnet', 'opus', 'haiku'].map((m) => h('option', { value: m })));
-        const modeSelect = h('select', { 'data-test': 'chat-permission-mode' }, PERMISSION_MODES.map(([value, label]) => h('option', { value }, label)));
+        // `default` plus exactly the modes the server's claude accepts (read from /api/health once the sheet is open).
+        const modeSelect = h('select', { 'data-test': 'chat-permission-mode' }, h('option', { value: 'default' }, permissionModeLabel('default')));
         const firstMessage = h('textarea', { rows: 3, 'data-test': 'chat-first-message', placeholder: 'Optional: what Claude should do first' });
         const cwdField = field('Working directory', cwdInput, 'Relative to the workspace root ("." is the root itself), or an absolute path inside it.');
         const titleField = field('Title (optional)', titleInput);
         const modelField = field('Model (optional)', modelInput, 'A model name or alias the claude CLI accepts, e.g. sonnet.');
-        const modeField = field('Permission mode', modeSelect);
+        const modeField = field('Permission mode', modeSelect, 'Asking the server which modes its claude accepts…');
+        const modeHint = modeField.querySelector('.hint');
+        chatAgent().then((agent) => {
+          const modes = agent && Array.isArray(agent.permission_modes) ? agent.permission_modes.filter((m) => m !== 'default') : [];
+          for (const mode of modes) modeSelect.append(h('option', { value: mode }, permissionModeLabel(mode)));
+          modeHint.textContent = !agent ? 'The server does not say which modes its claude accepts: only default is offered.'
+            : agent.error ? 'The server could not ask ' + agent.name + ' about itself (' + agent.error + ')' + (modes.length ? '; these are the modes it expects.' : ': only default is offered.')
+              : 'The modes ' + agent.name + (agent.version ? ' ' + agent.version : '') + ' accepts.';
+        }).catch((error) => {
+          modeHint.textContent = 'The modes could not be read (' + error.message + '): only default is offered.';
+        });
         const messageField = field('First message (optional)', firstMessage);
         const formError = h('p', { class: 'field-error', role: 'alert', hidden: true });
         const submit = h('button', { type: 'submit', class: 'btn primary block', 'data-test': 'chat-create' }, 'Create conversation');
@@ -84,7 +121,7 @@ export function newConversationSheet(app, { cwd = '.' } = {}) {
           }
           if (title) body.title = title;
           if (model) body.model = model;
-          if (modeSelect.value) body.permission_mode = modeSelect.value;
+          if (modeSelect.value && modeSelect.value !== 'default') body.permission_mode = modeSelect.value;
           submit.disabled = true;
           submit.textContent = 'Creating…';
           try {
@@ -247,6 +284,7 @@ export async function mount(view, _params, app) {
           c.pinned ? [h('span', { class: 'pin', title: 'Pinned', 'aria-hidden': 'true' }, '\u2605 '), h('span', { class: 'sr-only' }, 'Pinned: ')] : null,
           h('span', { class: 'title-text' }, title),
           c.archived ? badge('archived', 'archived') : null),
+        c.status === 'retrying' ? h('div', { class: 'row-sub chat-retry', 'data-test': 'chat-retry' }, retryText(c.retry)) : null,
         c.last_message_preview ? h('div', { class: 'row-sub chat-preview' }, c.last_message_preview) : null,
         h('div', { class: 'row-sub mono', title: c.cwd }, shortPath(c.cwd))),
       side,

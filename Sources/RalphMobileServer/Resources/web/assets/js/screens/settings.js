@@ -64,7 +64,16 @@ export async function mount(view, params, app) {
             onclick: () => copyText(location.origin, 'Address copied') }, 'Copy')),
         h('dt', {}, 'Access'), h('dd', { 'data-test': 'auth-required', 'data-value': required ? 'true' : 'false' }, required
           ? 'Every request needs a key (an API key, or this browser’s login).'
-          : 'No key needed: the server listens on loopback only and has no keys, so local callers are trusted as admin.')),
+          : 'No key needed: the server listens on loopback only and has no keys, so local callers are trusted as admin.'),
+        // The agent CLI conversations run, as the server found it.
+        ...(Array.isArray(health.agents) ? health.agents : []).flatMap((agent) => [
+          h('dt', {}, 'Chats run'),
+          h('dd', { 'data-test': 'agent' },
+            h('span', { class: 'mono' }, agent.name + (agent.version ? ' ' + agent.version : '')),
+            agent.error ? h('div', { class: 'small muted' }, 'Could not ask it about itself: ' + agent.error) : null,
+            agent.permission_modes && agent.permission_modes.length
+              ? h('div', { class: 'small muted' }, 'Permission modes: default, ' + agent.permission_modes.filter((m) => m !== 'default').join(', ')) : null),
+        ])),
       caps.length
         ? h('details', { class: 'set-caps-box' },
           h('summary', {}, 'Capabilities (' + caps.length + ')'),

@@ -343,7 +343,8 @@ public struct Approval: Codable, Hashable, Sendable {
     public var description: String?
     /// The tool's name as the CLI shows it (`display_name`).
     public var displayName: String?
-    /// The path outside the allowed directories that made the CLI ask (`blocked_path`).
+    /// The path the call would touch, as the CLI names it when it asks (`blocked_path`; for 2.1.330 also inside the
+    /// working directory).
     public var blockedPath: String?
     /// The CLI's `decision_reason`, when it gives one.
     public var reason: String?

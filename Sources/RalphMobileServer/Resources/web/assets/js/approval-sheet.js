@@ -75,8 +75,18 @@ export function sessionRuleText(approval) {
   return rule && typeof rule.display === 'string' && rule.display.trim() ? rule.display : null;
 }
 
-/// Longer than this, the button says "this exact …" and the rule is read in full above it.
+/// Longer than this, the button says what the rule covers in words and the rule is read in full above it.
 const RULE_IN_BUTTON = 80;
+
+/// What a session rule covers, in words: the same command, the same file, or this exact call.
+function ruleScope(rule, toolName) {
+  const field = rule && rule.field;
+  if (field === 'command') return 'this exact command';
+  if (typeof field === 'string' && field.endsWith('_path')) return toolName + ' on this same file';
+  if (field === 'url') return toolName + ' of this same URL';
+  if (field === 'query') return toolName + ' with this same query';
+  return 'this exact ' + toolName + ' call';
+}
 
 /// The part of the input a person must read first: Bash's command, a file path, a URL.
 function prominent(approval) {
@@ -211,7 +221,7 @@ export function openApprovalSheet(approval, app, onDone = () => {}, options = {}
       const hintId = 'approve-session-hint-' + a.id.replace(/[^a-zA-Z0-9_-]/g, '');
       const sessionLabel = !rule ? 'Allow for this session'
         : rule.length <= RULE_IN_BUTTON ? h('span', {}, 'Allow ', h('code', {}, rule), ' for this session')
-          : 'Allow this exact ' + a.tool_name + ' call for this session';
+          : 'Allow ' + ruleScope(a.session_rule, a.tool_name) + ' for this session';
       const allowSession = h('button', {
         type: 'button', class: 'btn approve-session', 'data-test': 'approve-session', onclick: () => decide('allow_session', allowSession),
         'aria-describedby': hintId,
@@ -222,8 +232,8 @@ export function openApprovalSheet(approval, app, onDone = () => {}, options = {}
         h('div', { class: 'btn-row approval-actions' }, allow, allowSession),
         h('p', { class: 'hint small muted', id: hintId, 'data-test': 'session-rule-hint' },
           rule && rule.length > RULE_IN_BUTTON ? ['For this session: ', h('code', { class: 'session-rule-full' }, rule), '. '] : null,
-          rule ? 'Until it is revoked (Permissions, in the conversation), this exact call runs again without asking; nothing else changes: '
-            + 'not the permission mode, not the folders Claude may use.'
+          rule ? 'Until it is revoked (Permissions, in the conversation), ' + ruleScope(a.session_rule, a.tool_name)
+            + ' runs again without asking; nothing else changes: not the permission mode, not the folders Claude may use.'
             : 'This call, and the same call again in this conversation, until it is revoked (Permissions, in the conversation).'),
         h('div', { class: 'field approval-deny' },
           h('label', { for: denyMessage.id }, 'Message to Claude if you deny (optional)'),

@@ -117,7 +117,7 @@ extension FakeClaudeTests {
         let next = await claude.turn()
         #expect(next.lifecycle == ["u-2 started"] && next.result?["result"] == "Echo: after")
         claude.send(Input.interrupt("c-43"))
-        let idle = try #require(await claude.next())
+        let idle = try #require(await claude.collect { $0.is("control_response") }.last)
         #expect(idle["response"]?.objectValue?["response"] == ["still_queued": []])
         await claude.process.terminate()
     }

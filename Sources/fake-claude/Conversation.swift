@@ -96,12 +96,15 @@ final class Conversation {
         return (resultCount - 1, totalCostUSD, .object(JSONObject(modelUsage.map { ($0.model, $0.usage.perModel) })))
     }
 
+    /// The tools `init` lists, less those disallowed as a whole.
+    static let tools = ["Task", "Bash", "Glob", "Grep", "Read", "Edit", "MultiEdit", "Write", "NotebookEdit", "WebFetch", "TodoWrite", "WebSearch"]
+
     /// The `system`/`init` line that starts every turn.
     func initLine(userMessageUUIDs: [String]) -> JSONValue {
         let current = inbox.current
         var line = JSONObject([
             ("type", "system"), ("subtype", "init"), ("cwd", .string(cwd)), ("session_id", .string(sessionID)),
-            ("tools", ["Task", "Bash", "Glob", "Grep", "Read", "Edit", "MultiEdit", "Write", "NotebookEdit", "WebFetch", "TodoWrite", "WebSearch"]),
+            ("tools", Lines.strings(Self.tools.filter { !permissions.isUnavailable($0) })),
             ("mcp_servers", []), ("model", .string(current.model)), ("permissionMode", .string(current.permissionMode)),
             ("slash_commands", ["compact", "context", "cost"]), ("apiKeySource", "none"), ("claude_code_version", .string(FakeClaude.version)),
             ("output_style", "default"), ("agents", ["general-purpose"]), ("skills", []), ("plugins", []),

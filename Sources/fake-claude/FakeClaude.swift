@@ -47,10 +47,12 @@
 // - `set_model` and `set_permission_mode` are answered with the new value (the mode also with a `status` line); the
 //   next turn's init shows it. End of stdin: exit 0 once the running turn and any background agent's turn are done.
 //
-// Permissions (the `tool` command): deny rules deny; bypassPermissions, an allow rule, or acceptEdits for a file
-// tool (Write, Edit, MultiEdit, NotebookEdit) run the tool unasked; dontAsk, or no stdio prompt tool, deny; otherwise
-// a `can_use_tool` request (request_id a UUID) with display_name, description (the input's, or the file's name for
-// file tools), permission_suggestions as the real CLI makes them (Bash: an addRules "<command> *" for localSettings,
+// Permissions (the `tool` command): a tool disallowed as a whole does not exist (not in init's tools; a call gets
+// "No such tool available"); deny rules deny ("Permission to use Bash with command <c> has been denied.");
+// bypassPermissions, an allow rule, or acceptEdits for a file tool (Write, Edit, MultiEdit, NotebookEdit) run the tool
+// unasked; dontAsk, or no stdio prompt tool, deny with the CLI's messages; otherwise a `can_use_tool` request
+// (request_id a UUID) with display_name, description (the input's, or the file's name for file tools),
+// permission_suggestions as the real CLI makes them (Bash: an addRules "<command> *" for localSettings,
 // addDirectories [cwd] and setMode acceptEdits; file tools: setMode acceptEdits; others: none), blocked_path for Bash
 // (<cwd>/<last word of the command>). An allow's updatedPermissions apply like the CLI's: addRules allow later
 // matching calls ("x y *" matches `x y` and `x y …`; no ruleContent: the whole tool) and, for localSettings, are

@@ -64,6 +64,11 @@ struct Permissions {
         deny += rules("deny")
     }
 
+    /// Whether a deny rule names the whole tool: then, as for the CLI, the tool does not exist in this session.
+    func isUnavailable(_ tool: String) -> Bool {
+        deny.contains { $0.toolName == tool && $0.content == nil }
+    }
+
     /// What a rule's content is matched against: the command of a Bash call, the path of a file tool's call.
     static func subject(tool: String, input: JSONValue) -> String? {
         let object = input.objectValue

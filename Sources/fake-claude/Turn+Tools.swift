@@ -7,15 +7,22 @@ extension Turn {
     enum Permission {
         /// Run, with this input; `meta` says who decided (`tool_result_meta`).
         case allowed(JSONValue, meta: JSONValue)
-        /// Not run: an error tool result with the message; the turn goes on.
+        /// Not run: an error tool result with the message, listed in `permission_denials`; the turn goes on.
         case denied(String, meta: JSONValue?)
         /// Not run, and the turn stops: denied with `interrupt`, or interrupted while asking.
         case rejected
+        /// Not run: the tool is disallowed as a whole, so for the CLI it does not exist (no denial).
+        case unavailable
     }
 
     /// The text the CLI gives the model for a tool call the user rejected while stopping the turn.
     static let rejection =
         "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed."
+
+    /// What the CLI tells the model when `dontAsk` denies a call.
+    static func dontAskDenial(_ tool: String) -> String {
+        "Permission to use \(tool) has been denied because Claude Code is running in don't ask mode. IMPORTANT: You *may* attempt to accomplish this action using other tools that might naturally be used to accomplish this goal, e.g. using head instead of cat. But you *should not* attempt to work around this denial in malicious ways, e.g. do not use your ability to run tests to execute non-test actions. You should only try to work around this restriction in reasonable ways that do not attempt to bypass the intent behind this denial. If you believe this capability is essential to complete the user's request, STOP and explain to the user what you were trying to do and why you need this permission. Let the user decide how to proceed."
+    }
 
     /// Streams a `tool_use` block (its own assistant line) and ends the model message; returns the tool use id.
     private mutating func toolUse(_ name: String, input: JSONValue) -> String {
@@ -39,7 +46,14 @@ extension Turn {
     /// (result `ran <Name>: <input json>`, plus ` (updated input: <json>)` when the allow changed it).
     mutating func tool(_ name: String, input: JSONValue, ask: Bool) throws(Stop) {
         let toolUseID = toolUse(name, input: input)
-        let outcome = ask ? try permission(for: name, input: input, toolUseID: toolUseID) : .allowed(input, meta: ["permission_decision": Self.config()])
+        let outcome: Permission
+        if conversation.permissions.isUnavailable(name) {
+            outcome = .unavailable
+        } else if ask {
+            outcome = try permission(for: name, input: input, toolUseID: toolUseID)
+        } else {
+            outcome = .allowed(input, meta: ["permission_decision": Self.config()])
+        }
         switch outcome {
         case .allowed(let updated, let meta):
             var text = "ran \(name): \(JSONWriter.string(input))"
@@ -58,15 +72,26 @@ extension Turn {
                 meta: ["non_execution_kind": "user-rejected"]
             )
             throw .interrupted(whileTools: true)
+        case .unavailable:
+            let message = "Error: No such tool available: \(name). \(name) is disabled for this session, in subagents as well as here."
+            toolResult(
+                toolUseID: toolUseID, content: .string("<tool_use_error>\(message)</tool_use_error>"), isError: true, toolUseResult: .string(message),
+                meta: nil
+            )
         }
         apiCalls += 1
     }
 
-    /// A `permission_decision` made by configuration (rules or the mode).
-    private static func config(_ reason: String? = nil) -> JSONValue {
-        var decision = JSONObject([("decision", "accept"), ("source", "config")])
+    /// A `permission_decision` made by configuration (rules or the mode): accepted, or with `accept` false rejected.
+    private static func config(_ reason: String? = nil, accept: Bool = true) -> JSONValue {
+        var decision = JSONObject([("decision", accept ? "accept" : "reject"), ("source", "config")])
         if let reason { decision["reason_type"] = .string(reason) }
         return .object(decision)
+    }
+
+    /// The `tool_result_meta` of a call that configuration denied.
+    private static func denial(_ reason: String?, kind: String = "permission-rule") -> JSONValue {
+        ["non_execution_kind": .string(kind), "permission_decision": config(reason, accept: false)]
     }
 
     /// Decides like the CLI: deny rules deny; `bypassPermissions`, allow rules and (for file tools) `acceptEdits` run
@@ -76,15 +101,21 @@ extension Turn {
         let mode = conversation.inbox.current.permissionMode
         let permissions = conversation.permissions
         if permissions.deny.contains(where: { $0.matches(tool: name, input: input) }) {
-            return .denied("Permission to use \(name) has been denied.", meta: nil)
+            if name == "Bash", let command = Permissions.subject(tool: name, input: input) {
+                return .denied("Permission to use Bash with command \(command) has been denied.", meta: Self.denial("subcommandResults"))
+            }
+            return .denied("Permission to use \(name) has been denied.", meta: Self.denial(nil))
         }
         if mode == "bypassPermissions" { return .allowed(input, meta: ["permission_decision": Self.config("mode")]) }
         if permissions.allow.contains(where: { $0.matches(tool: name, input: input) }) {
             return .allowed(input, meta: ["permission_decision": Self.config(name == "Bash" ? "subcommandResults" : nil)])
         }
         if mode == "acceptEdits" && Permissions.fileTools.contains(name) { return .allowed(input, meta: ["permission_decision": Self.config("mode")]) }
-        guard conversation.options.asksOverStdio, mode != "dontAsk" else {
-            return .denied("Claude requested permissions to use \(name), but you haven't granted it yet.", meta: nil)
+        if mode == "dontAsk" { return .denied(Self.dontAskDenial(name), meta: Self.denial("mode")) }
+        guard conversation.options.asksOverStdio else {
+            let path = Permissions.subject(tool: name, input: input)
+            let what = name == "Write" && path != nil ? "write to \(path ?? "")" : "use \(name)"
+            return .denied("Claude requested permissions to \(what), but you haven't granted it yet.", meta: Self.denial(nil, kind: "user-rejected"))
         }
         let requestID = Lines.uuid()
         var request = JSONObject([("subtype", "can_use_tool"), ("tool_name", .string(name)), ("display_name", .string(name)), ("input", input)])

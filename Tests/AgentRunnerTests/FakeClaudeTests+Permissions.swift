@@ -205,7 +205,33 @@ extension FakeClaudeTests {
         #expect(outputs.deltas.isEmpty, "no stream events without --include-partial-messages")
         #expect(!outputs.contains { $0.is("system", "status") }, "no status lines without --include-partial-messages")
         #expect(outputs.toolResults.map(\.isError) == [true, false, false, true])
+        #expect(outputs.toolResults.first?.content == "Claude requested permissions to write to x, but you haven't granted it yet.")
         #expect(outputs.result?["permission_denials"]?.arrayCount == 2)
+        await claude.process.terminate()
+    }
+
+    @Test("deny rules and dontAsk deny with the real CLI's messages; a tool disallowed as a whole does not exist at all")
+    func denyRulesAndDontAsk() async throws {
+        let home = try FakeClaudeHome()
+        defer { home.remove() }
+        var claude = try home.start(FakeClaudeHome.streamFlags + ["--disallowedTools", "Bash(rm *)", "Write", "--permission-mode", "dontAsk"])
+        claude.send(Input.script(#"tool Bash {"command":"rm -rf build"}"#, #"tool Write {"file_path":"x"}"#, #"tool Edit {"file_path":"x"}"#))
+        let outputs = await claude.turn()
+        guard case .array(let tools)? = outputs.first?["tools"] else { throw FakeClaudeTestError("no tools in init") }
+        #expect(tools.contains("Bash") && !tools.contains("Write"))
+        #expect(outputs.permissionRequests == 0)
+        let results = outputs.toolResults
+        #expect(results.map(\.isError) == [true, true, true])
+        #expect(results.first?.content == "Permission to use Bash with command rm -rf build has been denied.")
+        #expect(
+            results.dropFirst().first?.content
+                == "<tool_use_error>Error: No such tool available: Write. Write is disabled for this session, in subagents as well as here.</tool_use_error>"
+        )
+        #expect(results.last?.content.stringValue?.hasPrefix("Permission to use Edit has been denied because Claude Code is running in don't ask mode.") == true)
+        let lines = outputs.filter { $0.is("user") }
+        #expect(lines.first?["tool_result_meta"]?.arrayFirst?.objectValue?["permission_decision"] == ["decision": "reject", "source": "config", "reason_type": "subcommandResults"])
+        #expect(lines.last?["tool_result_meta"]?.arrayFirst?.objectValue?["permission_decision"] == ["decision": "reject", "source": "config", "reason_type": "mode"])
+        #expect(outputs.result?["permission_denials"]?.arrayCount == 2, "the unavailable tool is not a denial")
         await claude.process.terminate()
     }
 }

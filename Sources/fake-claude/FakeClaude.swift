@@ -49,15 +49,19 @@
 //
 // Permissions (the `tool` command): a tool disallowed as a whole does not exist (not in init's tools; a call gets
 // "No such tool available"); deny rules deny ("Permission to use Bash with command <c> has been denied.");
-// bypassPermissions, an allow rule, or acceptEdits for a file tool (Write, Edit, MultiEdit, NotebookEdit) run the tool
-// unasked; dontAsk, or no stdio prompt tool, deny with the CLI's messages; otherwise a `can_use_tool` request
-// (request_id a UUID) with display_name, description (the input's, or the file's name for file tools),
-// permission_suggestions as the real CLI makes them (Bash: an addRules "<command> *" for localSettings,
-// addDirectories [cwd] and setMode acceptEdits; file tools: setMode acceptEdits; others: none), blocked_path for Bash
-// (<cwd>/<last word of the command>). An allow's updatedPermissions apply like the CLI's: addRules allow later
-// matching calls ("x y *" matches `x y` and `x y …`; no ruleContent: the whole tool) and, for localSettings, are
-// saved to <cwd>/.claude/settings.local.json (read at startup); setMode switches the mode (a `status` line);
-// addDirectories are recorded. Tool results carry tool_result_meta saying who decided.
+// bypassPermissions, reads inside the working directories (Read, Glob, Grep; Bash ls, cat, git status and a few more
+// without redirection, pipes or chaining), an allow rule, or acceptEdits for a file tool (Write, Edit, MultiEdit,
+// NotebookEdit) inside them run the tool unasked; dontAsk, or no stdio prompt tool, deny with the CLI's messages;
+// otherwise a `can_use_tool` request (request_id a UUID) with display_name, description (the input's; for file and
+// read tools the path, relative to the cwd inside it), permission_suggestions as the real CLI makes them (Bash: an
+// addRules "<command> *" for localSettings, addDirectories [cwd] and setMode acceptEdits; file tools: setMode
+// acceptEdits, plus addDirectories [its directory] outside the cwd; read tools outside it: an addRules "/<dir>/**";
+// others: none), blocked_path for Bash (<cwd>/<last word of the command>), and decision_reason for a path outside
+// the working directories. An allow's updatedPermissions apply like the CLI's: addRules allow later matching calls
+// ("x y *" matches `x y` and `x y …`, "//dir/**" paths under /dir; no ruleContent: the whole tool) and, for
+// localSettings, are saved to <cwd>/.claude/settings.local.json (read at startup); setMode switches the mode (a
+// `status` line); addDirectories widen the working directories. Tool results carry tool_result_meta saying who
+// decided.
 //
 // The user message is the script. A first line `#script` makes each following line a command:
 //

@@ -25,12 +25,17 @@ struct PermissionRule: Equatable, Sendable {
 
     /// Whether a call of `tool` with `input` falls under the rule. Without content: every call of the tool. With
     /// content, the call's subject (a Bash command, a file tool's path) must match it: `x y *` and `x y:*` match `x y`
-    /// and anything starting with `x y `, `*` matches anything, any other content must be equal.
+    /// and anything starting with `x y `, `//dir/**` matches paths under `/dir`, `*` matches anything, any other content
+    /// must be equal.
     func matches(tool: String, input: JSONValue) -> Bool {
         guard tool == toolName else { return false }
         guard let content else { return true }
         guard let subject = Permissions.subject(tool: tool, input: input) else { return false }
         if content == "*" { return true }
+        if content.hasPrefix("//") && content.hasSuffix("/**") {
+            let directory = String(content.dropFirst().dropLast(3))
+            return subject == directory || subject.hasPrefix(directory + "/")
+        }
         for wildcard in [" *", ":*"] where content.hasSuffix(wildcard) {
             let prefix = String(content.dropLast(wildcard.count))
             return subject == prefix || subject.hasPrefix(prefix + " ")
@@ -48,10 +53,12 @@ struct Permissions {
     var allow: [PermissionRule]
     var deny: [PermissionRule]
     var additionalDirectories: [String] = []
+    let cwd: String
     let settingsPath: String
 
     /// The flags' rules, then those of `<cwd>/.claude/settings.local.json` (read once, at startup, like the CLI).
     init(options: Options, cwd: String) {
+        self.cwd = cwd
         settingsPath = cwd + "/.claude/settings.local.json"
         allow = options.allowedTools.map(PermissionRule.init(parsing:))
         deny = options.disallowedTools.map(PermissionRule.init(parsing:))
@@ -67,48 +74,6 @@ struct Permissions {
     /// Whether a deny rule names the whole tool: then, as for the CLI, the tool does not exist in this session.
     func isUnavailable(_ tool: String) -> Bool {
         deny.contains { $0.toolName == tool && $0.content == nil }
-    }
-
-    /// What a rule's content is matched against: the command of a Bash call, the path of a file tool's call.
-    static func subject(tool: String, input: JSONValue) -> String? {
-        let object = input.objectValue
-        if tool == "Bash" { return object?["command"]?.stringValue }
-        return (object?["file_path"] ?? object?["notebook_path"])?.stringValue
-    }
-
-    // MARK: What a can_use_tool request carries
-
-    /// The `permission_suggestions` of a request, as the real CLI makes them: for Bash an allow rule for the command
-    /// (saved in local settings), the working directory for the session, and `acceptEdits`; for the file tools
-    /// `acceptEdits` alone; nothing for other tools.
-    static func suggestions(tool: String, input: JSONValue, cwd: String) -> JSONValue {
-        let acceptEdits: JSONValue = ["type": "setMode", "mode": "acceptEdits", "destination": "session"]
-        if tool == "Bash" {
-            let command = subject(tool: tool, input: input) ?? ""
-            return [
-                [
-                    "type": "addRules", "rules": [["toolName": "Bash", "ruleContent": .string(command + " *")]], "behavior": "allow",
-                    "destination": "localSettings",
-                ],
-                ["type": "addDirectories", "directories": [.string(cwd)], "destination": "session"],
-                acceptEdits,
-            ]
-        }
-        return fileTools.contains(tool) ? [acceptEdits] : []
-    }
-
-    /// The request's `description`: the file name for a file tool, else the input's own `description`.
-    static func description(tool: String, input: JSONValue) -> String? {
-        if fileTools.contains(tool), let path = subject(tool: tool, input: input) {
-            return URL(fileURLWithPath: path).lastPathComponent
-        }
-        return input.objectValue?["description"]?.stringValue
-    }
-
-    /// The request's `blocked_path` for Bash: the command's last word, under `cwd` unless it is absolute.
-    static func blockedPath(tool: String, input: JSONValue, cwd: String) -> String? {
-        guard tool == "Bash", let word = subject(tool: tool, input: input)?.split(separator: " ").last.map(String.init) else { return nil }
-        return word.hasPrefix("/") ? word : cwd + "/" + word
     }
 
     // MARK: Updates sent with an allow

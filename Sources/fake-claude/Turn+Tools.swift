@@ -94,9 +94,9 @@ extension Turn {
         ["non_execution_kind": .string(kind), "permission_decision": config(reason, accept: false)]
     }
 
-    /// Decides like the CLI: deny rules deny; `bypassPermissions`, allow rules and (for file tools) `acceptEdits` run
-    /// at once; `dontAsk` and print mode without a prompt tool deny; otherwise the host is asked with `can_use_tool`
-    /// and the turn blocks for its answer.
+    /// Decides like the CLI: deny rules deny; `bypassPermissions`, reads inside the working directories, allow rules
+    /// and (for file tools inside them) `acceptEdits` run at once; `dontAsk` and print mode without a prompt tool deny;
+    /// otherwise the host is asked with `can_use_tool` and the turn blocks for its answer.
     private mutating func permission(for name: String, input: JSONValue, toolUseID: String) throws(Stop) -> Permission {
         let mode = conversation.inbox.current.permissionMode
         let permissions = conversation.permissions
@@ -107,10 +107,16 @@ extension Turn {
             return .denied("Permission to use \(name) has been denied.", meta: Self.denial(nil))
         }
         if mode == "bypassPermissions" { return .allowed(input, meta: ["permission_decision": Self.config("mode")]) }
+        if permissions.isReadOnly(tool: name, input: input) {
+            return .allowed(input, meta: ["permission_decision": Self.config(name == "Bash" ? "subcommandResults" : "mode")])
+        }
         if permissions.allow.contains(where: { $0.matches(tool: name, input: input) }) {
             return .allowed(input, meta: ["permission_decision": Self.config(name == "Bash" ? "subcommandResults" : nil)])
         }
-        if mode == "acceptEdits" && Permissions.fileTools.contains(name) { return .allowed(input, meta: ["permission_decision": Self.config("mode")]) }
+        let inside = Permissions.subject(tool: name, input: input).map(permissions.isInside) ?? true
+        if mode == "acceptEdits" && Permissions.fileTools.contains(name) && inside {
+            return .allowed(input, meta: ["permission_decision": Self.config("mode")])
+        }
         if mode == "dontAsk" { return .denied(Self.dontAskDenial(name), meta: Self.denial("mode")) }
         guard conversation.options.asksOverStdio else {
             let path = Permissions.subject(tool: name, input: input)
@@ -119,9 +125,7 @@ extension Turn {
         }
         let requestID = Lines.uuid()
         var request = JSONObject([("subtype", "can_use_tool"), ("tool_name", .string(name)), ("display_name", .string(name)), ("input", input)])
-        if let description = Permissions.description(tool: name, input: input) { request["description"] = .string(description) }
-        request["permission_suggestions"] = Permissions.suggestions(tool: name, input: input, cwd: conversation.cwd)
-        if let path = Permissions.blockedPath(tool: name, input: input, cwd: conversation.cwd) { request["blocked_path"] = .string(path) }
+        request.members += permissions.requestFields(tool: name, input: input)
         request["tool_use_id"] = .string(toolUseID)
         switch conversation.inbox.ask(requestID, line: ["type": "control_request", "request_id": .string(requestID), "request": .object(request)]) {
         case .interrupted:

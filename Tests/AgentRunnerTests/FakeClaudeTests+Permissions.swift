@@ -9,18 +9,18 @@ extension FakeClaudeTests {
         let home = try FakeClaudeHome()
         defer { home.remove() }
         var claude = try home.start()
-        claude.send(Input.script("say Let me look.", #"tool Bash {"command":"ls -la","description":"List files"}"#, "say All done.", "cost 0.25"))
+        claude.send(Input.script("say Let me write.", #"tool Bash {"command":"touch notes.txt","description":"Create notes"}"#, "say All done.", "cost 0.25"))
         let (before, requestID, request) = try #require(await claude.untilPermission())
-        #expect(before.texts == ["Let me look."])
+        #expect(before.texts == ["Let me write."])
         let toolUse = try #require(before.toolUses.first)
-        #expect(toolUse.name == "Bash" && toolUse.input == ["command": "ls -la", "description": "List files"])
+        #expect(toolUse.name == "Bash" && toolUse.input == ["command": "touch notes.txt", "description": "Create notes"])
         #expect(UUID(uuidString: requestID) != nil)
         #expect(request["tool_name"] == "Bash" && request["display_name"] == "Bash" && request["tool_use_id"] == .string(toolUse.id))
-        #expect(request["input"] == toolUse.input && request["description"] == "List files")
-        #expect(request["blocked_path"] == .string(home.cwd + "/-la") && request["decision_reason"] == nil)
+        #expect(request["input"] == toolUse.input && request["description"] == "Create notes")
+        #expect(request["blocked_path"] == .string(home.cwd + "/notes.txt") && request["decision_reason"] == nil)
         #expect(
             request["permission_suggestions"] == [
-                ["type": "addRules", "rules": [["toolName": "Bash", "ruleContent": "ls -la *"]], "behavior": "allow", "destination": "localSettings"],
+                ["type": "addRules", "rules": [["toolName": "Bash", "ruleContent": "touch notes.txt *"]], "behavior": "allow", "destination": "localSettings"],
                 ["type": "addDirectories", "directories": [.string(home.cwd)], "destination": "session"],
                 ["type": "setMode", "mode": "acceptEdits", "destination": "session"],
             ]
@@ -30,7 +30,7 @@ extension FakeClaudeTests {
         claude.send(allow)
         let after = await claude.turn()
         let ran = try #require(after.toolResults.first)
-        #expect(ran.id == toolUse.id && ran.content == #"ran Bash: {"command":"ls -la","description":"List files"}"# && !ran.isError)
+        #expect(ran.id == toolUse.id && ran.content == #"ran Bash: {"command":"touch notes.txt","description":"Create notes"}"# && !ran.isError)
         let resultLine = try #require(after.first { $0.is("user") })
         #expect(resultLine["tool_result_meta"] == [["id": .string(toolUse.id), "permission_decision": ["decision": "accept", "source": "user_temporary"]]])
         #expect(after.texts == ["All done."])
@@ -41,18 +41,66 @@ extension FakeClaudeTests {
         await claude.process.terminate()
     }
 
-    @Test("file tools are asked with only the acceptEdits suggestion and their file's name; other tools with none")
-    func suggestionsPerTool() async throws {
+    @Test("file tools are asked with the acceptEdits suggestion and their path; outside the working directory also with it")
+    func suggestionsForFiles() async throws {
         let home = try FakeClaudeHome()
         defer { home.remove() }
         var claude = try home.start()
-        claude.send(Input.script(#"tool Write {"file_path":"/tmp/x/w.txt","content":"hi"}"#, #"tool WebFetch {"url":"https://example.com"}"#))
+        let outside = home.root + "/elsewhere/w.txt"
+        claude.send(
+            Input.script(
+                #"tool Write {"file_path":"\#(home.cwd)/notes/w.txt","content":"hi"}"#, #"tool Edit {"file_path":"\#(outside)"}"#,
+                #"tool WebFetch {"url":"https://example.com"}"#
+            )
+        )
+        let acceptEdits: JSONValue = ["type": "setMode", "mode": "acceptEdits", "destination": "session"]
         let write = try #require(await claude.untilPermission())
-        #expect(write.request["description"] == "w.txt" && write.request["blocked_path"] == nil && write.request["display_name"] == "Write")
-        #expect(write.request["permission_suggestions"] == [["type": "setMode", "mode": "acceptEdits", "destination": "session"]])
+        #expect(write.request["description"] == "notes/w.txt" && write.request["blocked_path"] == nil && write.request["display_name"] == "Write")
+        #expect(write.request["permission_suggestions"] == [acceptEdits] && write.request["decision_reason"] == nil)
         claude.send(Input.allow(write.id, input: write.request["input"] ?? [:]))
+        let edit = try #require(await claude.untilPermission())
+        #expect(edit.request["description"] == .string(outside))
+        #expect(
+            edit.request["permission_suggestions"] == [
+                acceptEdits, ["type": "addDirectories", "directories": [.string(home.root + "/elsewhere")], "destination": "session"],
+            ]
+        )
+        #expect(edit.request["decision_reason"] == "Path is outside allowed working directories" && edit.request["decision_reason_type"] == "workingDir")
+        claude.send(Input.allow(edit.id, input: edit.request["input"] ?? [:]))
         let fetch = try #require(await claude.untilPermission())
         #expect(fetch.request["permission_suggestions"] == [] && fetch.request["description"] == nil)
+        await claude.process.terminate()
+    }
+
+    @Test("reads run unasked inside the working directory (Read, ls, git status); a Read outside it asks with a directory rule")
+    func readsInsideRunUnasked() async throws {
+        let home = try FakeClaudeHome()
+        defer { home.remove() }
+        var claude = try home.start()
+        claude.send(
+            Input.script(
+                #"tool Read {"file_path":"\#(home.cwd)/a.txt"}"#, #"tool Bash {"command":"ls -la"}"#, #"tool Bash {"command":"git status"}"#,
+                #"tool Bash {"command":"ls > list.txt"}"#, #"tool Read {"file_path":"/etc/hostname"}"#, #"tool Read {"file_path":"/etc/hosts"}"#
+            )
+        )
+        let redirect = try #require(await claude.untilPermission())
+        #expect(redirect.request["input"]?.objectValue?["command"] == "ls > list.txt")
+        #expect(redirect.lines.toolResults.count == 3 && redirect.lines.toolResults.allSatisfy { !$0.isError })
+        let meta = redirect.lines.filter { $0.is("user") }.map { $0["tool_result_meta"]?.arrayFirst?.objectValue?["permission_decision"] }
+        #expect(
+            meta == [
+                ["decision": "accept", "source": "config", "reason_type": "mode"], ["decision": "accept", "source": "config", "reason_type": "subcommandResults"],
+                ["decision": "accept", "source": "config", "reason_type": "subcommandResults"],
+            ]
+        )
+        claude.send(Input.allow(redirect.id, input: redirect.request["input"] ?? [:]))
+        let read = try #require(await claude.untilPermission())
+        #expect(read.request["description"] == "/etc/hostname" && read.request["decision_reason_type"] == "workingDir")
+        let suggestions = try #require(read.request["permission_suggestions"])
+        #expect(suggestions == [["type": "addRules", "rules": [["toolName": "Read", "ruleContent": "//etc/**"]], "behavior": "allow", "destination": "session"]])
+        claude.send(Input.allow(read.id, input: read.request["input"] ?? [:], updatedPermissions: suggestions))
+        let rest = await claude.turn()
+        #expect(rest.permissionRequests == 0 && rest.toolResults.count == 2, "the rule covers /etc/hosts too")
         await claude.process.terminate()
     }
 

@@ -55,22 +55,13 @@ struct Turn {
     /// The uuids of the turn's user messages, those it started with first.
     var userMessageUUIDs: [String] { (messages + drained).compactMap(\.uuid) }
 
+    /// Runs the turn: `init`, the first request's `status`, the replays, the script (or the agent's report), and one
+    /// `result`, with the lifecycle of its user messages.
     mutating func run() {
         output.emit(conversation.initLine(userMessageUUIDs: messages.compactMap(\.uuid)), paced: false)
         announceRequest()
         for message in messages { replay(message) }
-        var lines: [String]
-        if agent != nil {
-            lines = []
-        } else {
-            let text = messages.map(\.text).joined(separator: "\n")
-            lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            if lines.first?.trimmingCharacters(in: .whitespaces) == "#script" {
-                lines.removeFirst()
-            } else {
-                lines = ["say Echo: " + text]
-            }
-        }
+        let lines = agent == nil ? Self.commands(in: messages.map(\.text).joined(separator: "\n")) : []
         do throws(Stop) {
             if let agent { try say(agent.text) }
             for line in lines {
@@ -83,23 +74,37 @@ struct Turn {
             finish(subtype: "success", stopReason: "end_turn", resultText: lastText, terminalReason: "completed")
             for message in messages { lifecycle(message, "completed") }
         } catch {
-            switch error {
-            case .interrupted(let whileTools):
-                messageID = nil
-                output.emit(Lines.userText(whileTools ? "[Request interrupted by user for tool use]" : "[Request interrupted by user]", sessionID: conversation.sessionID))
-                let stop = whileTools ? "tool_use" : "null"
-                finish(
-                    subtype: "error_during_execution", stopReason: whileTools ? "tool_use" : nil,
-                    errors: ["[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=\(stop)"],
-                    terminalReason: whileTools ? "aborted_tools" : "aborted_streaming", charged: completedRequests > 0
-                )
-            case .failed(let message):
-                endMessage(stopReason: nil)
-                finish(subtype: "error_during_execution", stopReason: nil, resultText: message, errors: [message], terminalReason: nil)
-            }
+            stopped(by: error)
             for message in messages + drained { lifecycle(message, "cancelled") }
         }
         for agent in launched { conversation.inbox.schedule(agent) }
+    }
+
+    /// The script of a message text: the lines after a `#script` first line, else one `say Echo: <text>`.
+    static func commands(in text: String) -> [String] {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard lines.first?.trimmingCharacters(in: .whitespaces) == "#script" else { return ["say Echo: " + text] }
+        lines.removeFirst()
+        return lines
+    }
+
+    /// Ends a turn that stopped early: an interrupt as the CLI ends it (a marker line, an `aborted_…` result), or a
+    /// `fail`.
+    private mutating func stopped(by stop: Stop) {
+        switch stop {
+        case .interrupted(let whileTools):
+            messageID = nil
+            let marker = whileTools ? "[Request interrupted by user for tool use]" : "[Request interrupted by user]"
+            output.emit(Lines.userText(marker, sessionID: conversation.sessionID))
+            finish(
+                subtype: "error_during_execution", stopReason: whileTools ? "tool_use" : nil,
+                errors: ["[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=\(whileTools ? "tool_use" : "null")"],
+                terminalReason: whileTools ? "aborted_tools" : "aborted_streaming", charged: completedRequests > 0
+            )
+        case .failed(let message):
+            endMessage(stopReason: nil)
+            finish(subtype: "error_during_execution", stopReason: nil, resultText: message, errors: [message], terminalReason: nil)
+        }
     }
 
     func checkInterrupt() throws(Stop) {

@@ -104,6 +104,20 @@ extension FakeClaudeTests {
         await claude.process.terminate()
     }
 
+    @Test("tool-auto runs a tool that would be asked about without asking")
+    func toolAuto() async throws {
+        let home = try FakeClaudeHome()
+        defer { home.remove() }
+        var claude = try home.start()
+        claude.send(Input.script(#"tool-auto Bash {"command":"rm -rf build"}"#, "say gone"))
+        let outputs = await claude.turn()
+        #expect(outputs.permissionRequests == 0 && outputs.texts == ["gone"])
+        #expect(outputs.toolResults.map(\.content) == [#"ran Bash: {"command":"rm -rf build"}"#])
+        let line = try #require(outputs.first { $0.is("user") })
+        #expect(line["tool_result_meta"]?.arrayFirst?.objectValue?["permission_decision"] == ["decision": "accept", "source": "config"])
+        await claude.process.terminate()
+    }
+
     @Test("an allow with changed input runs with it; an empty input is visible as a change")
     func updatedInput() async throws {
         let home = try FakeClaudeHome()

@@ -6,7 +6,10 @@ struct Options {
     enum InputFormat: String { case text, streamJSON = "stream-json" }
 
     static let defaultModel = "claude-sonnet-4-5-20250929"
-    static let permissionModes = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"]
+    /// The `--permission-mode` choices the real CLI lists (in its order).
+    static let permissionModeChoices = ["acceptEdits", "auto", "bypassPermissions", "manual", "dontAsk", "plan"]
+    /// The choices plus `default`, which the real CLI also takes without listing it.
+    static let acceptedPermissionModes = permissionModeChoices + ["default"]
 
     var print = false
     var prompt: String?
@@ -20,6 +23,7 @@ struct Options {
     var permissionMode = "default"
     var allowedTools: [String] = []
     var disallowedTools: [String] = []
+    var replayUserMessages = false
 
     /// Whether "ask" decisions go to the host over the stdio control protocol.
     var asksOverStdio: Bool { permissionPromptTool == "stdio" && inputFormat == .streamJSON }
@@ -53,6 +57,7 @@ struct Options {
             case "-p", "--print": options.print = true
             case "--verbose": options.verbose = true
             case "--include-partial-messages": options.includePartialMessages = true
+            case "--replay-user-messages": options.replayUserMessages = true
             case "--dangerously-skip-permissions": options.permissionMode = "bypassPermissions"
             case "--output-format":
                 guard let v = value() else { return .failure(missing("--output-format <format>")) }
@@ -77,10 +82,10 @@ struct Options {
                 options.model = v
             case "--permission-mode":
                 guard let v = value() else { return .failure(missing("--permission-mode <mode>")) }
-                guard permissionModes.contains(v) else {
+                guard acceptedPermissionModes.contains(v) else {
                     return .failure(
                         UsageError(
-                            "error: option '--permission-mode <mode>' argument '\(v)' is invalid. Allowed choices are \(permissionModes.joined(separator: ", "))."
+                            "error: option '--permission-mode <mode>' argument '\(v)' is invalid. Allowed choices are \(permissionModeChoices.joined(separator: ", "))."
                         )
                     )
                 }
@@ -113,6 +118,9 @@ struct Options {
         if includePartialMessages && outputFormat != .streamJSON {
             return UsageError("Error: --include-partial-messages requires --print and --output-format=stream-json.")
         }
+        if replayUserMessages && (inputFormat != .streamJSON || outputFormat != .streamJSON) {
+            return UsageError("Error: --replay-user-messages requires both --input-format=stream-json and --output-format=stream-json.")
+        }
         return nil
     }
 }
@@ -144,11 +152,5 @@ extension Options {
         }
         if !current.isEmpty { rules.append(current) }
         return rules
-    }
-
-    /// The tool name of an allow/deny rule: `Bash(git log:*)` → `Bash`. The double allows or denies whole tools; it
-    /// does not match rule contents.
-    static func toolName(ofRule rule: String) -> String {
-        String(rule.prefix { $0 != "(" })
     }
 }

@@ -5,98 +5,110 @@ import RalphAPI
 import Glibc
 #endif
 
-/// What the double remembers across turns of one process.
-final class Conversation {
-    let sessionID: String
-    let cwd: String
-    let options: Options
-    let output: Output
-    let inbox: Inbox
-    let log: EventLog
-    let sessions: SessionStore
-    /// Tools allowed without asking: `--allowedTools`, plus "allow for this session" rules sent with an allow.
-    var allowedTools: Set<String>
-    var nextRequestNumber = 1
-    /// Turns run by this process (`{turn}` in a `say` text).
-    var turnsRun = 0
-
-    init(sessionID: String, cwd: String, options: Options, output: Output, inbox: Inbox, log: EventLog, sessions: SessionStore) {
-        self.sessionID = sessionID
-        self.cwd = cwd
-        self.options = options
-        self.output = output
-        self.inbox = inbox
-        self.log = log
-        self.sessions = sessions
-        allowedTools = Set(options.allowedTools.map(Options.toolName(ofRule:)))
-    }
-
-    /// Runs one turn for a `user` message, ending with exactly one result (unless the script says `crash`).
-    func runTurn(text: String) {
-        turnsRun += 1
-        var turn = Turn(conversation: self)
-        turn.run(text: text)
-    }
-}
-
-/// One turn: the user message is the script.
-///
-/// Without a `#script` first line the reply is `Echo: <text>`. With it, each following line is a command:
-/// `say <text>`, `tool <Name> <json>`, `tool-auto <Name> <json>`, `sleep <seconds>`, `cost <usd>`, `fail <message>`,
-/// `crash`, `garbage`, `title <text>` (see the comment at the top of FakeClaude.swift).
+/// One turn. For user messages, their text is the script (see the comment at the top of FakeClaude.swift): without a
+/// `#script` first line the reply is `Echo: <text>`; with it, each following line is a command. The CLI's own turn
+/// after a background agent says what the agent reported.
 struct Turn {
     /// Why a turn stopped before the end of its script.
     enum Stop: Error {
-        case interrupted
+        /// An interrupt, while the model streamed (or the turn slept), or while a tool waited for permission (or was
+        /// denied with `interrupt`).
+        case interrupted(whileTools: Bool)
         case failed(String)
     }
 
     let conversation: Conversation
+    /// The messages the turn started with; none for the CLI's own turn.
+    let messages: [UserMessage]
+    let agent: BackgroundAgent?
+    let model: String
     let started = Date()
+    /// Messages that arrived during the turn and were taken into one of its later model requests.
+    var drained: [UserMessage] = []
     var messageID: String?
     var blockIndex = 0
+    /// Whether the current model request was announced (`status` `requesting`), and so took in queued messages.
+    var requestAnnounced = false
+    /// Model requests whose message ended (an interrupted turn without one costs nothing).
+    var completedRequests = 0
+    /// The first `message_start` and the first `assistant` line of a turn name its user messages.
+    var tagMessageStart = true
+    var tagAssistant = true
     var apiCalls = 1
     var costUSD = 0.001
     var outputTokens = 0
     var lastText = ""
     var denials: [JSONValue] = []
+    /// Background agents launched by this turn, scheduled once its result is out.
+    var launched: [BackgroundAgent] = []
 
-    init(conversation: Conversation) {
+    init(conversation: Conversation, messages: [UserMessage] = [], agent: BackgroundAgent? = nil) {
         self.conversation = conversation
+        self.messages = messages
+        self.agent = agent
+        model = conversation.inbox.current.model
     }
 
-    private var output: Output { conversation.output }
-    private var sessionID: JSONValue { .string(conversation.sessionID) }
-    private var partials: Bool { conversation.options.includePartialMessages }
+    var output: Output { conversation.output }
+    var sessionID: JSONValue { .string(conversation.sessionID) }
+    var partials: Bool { conversation.options.includePartialMessages }
+    /// The uuids of the turn's user messages, those it started with first.
+    var userMessageUUIDs: [String] { (messages + drained).compactMap(\.uuid) }
 
-    mutating func run(text: String) {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        if lines.first?.trimmingCharacters(in: .whitespaces) == "#script" {
-            lines.removeFirst()
-        } else {
-            lines = ["say Echo: " + text]
-        }
+    /// Runs the turn: `init`, the first request's `status`, the replays, the script (or the agent's report), and one
+    /// `result`, with the lifecycle of its user messages.
+    mutating func run() {
+        output.emit(conversation.initLine(userMessageUUIDs: messages.compactMap(\.uuid)), paced: false)
+        announceRequest()
+        for message in messages { replay(message) }
+        let lines = agent == nil ? Self.commands(in: messages.map(\.text).joined(separator: "\n")) : []
         do throws(Stop) {
+            if let agent { try say(agent.text) }
             for line in lines {
                 try checkInterrupt()
                 try command(line.trimmingCharacters(in: .whitespaces))
             }
             try checkInterrupt()
             endMessage(stopReason: "end_turn")
-            finish(subtype: "success", isError: false, stopReason: "end_turn", resultText: lastText)
+            for message in drained { lifecycle(message, "completed") }
+            finish(subtype: "success", stopReason: "end_turn", resultText: lastText, terminalReason: "completed")
+            for message in messages { lifecycle(message, "completed") }
         } catch {
+            stopped(by: error)
+            for message in messages + drained { lifecycle(message, "cancelled") }
+        }
+        for agent in launched { conversation.inbox.schedule(agent) }
+    }
+
+    /// The script of a message text: the lines after a `#script` first line, else one `say Echo: <text>`.
+    static func commands(in text: String) -> [String] {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard lines.first?.trimmingCharacters(in: .whitespaces) == "#script" else { return ["say Echo: " + text] }
+        lines.removeFirst()
+        return lines
+    }
+
+    /// Ends a turn that stopped early: an interrupt as the CLI ends it (a marker line, an `aborted_…` result), or a
+    /// `fail`.
+    private mutating func stopped(by stop: Stop) {
+        switch stop {
+        case .interrupted(let whileTools):
+            messageID = nil
+            let marker = whileTools ? "[Request interrupted by user for tool use]" : "[Request interrupted by user]"
+            output.emit(Lines.userText(marker, sessionID: conversation.sessionID))
+            finish(
+                subtype: "error_during_execution", stopReason: whileTools ? "tool_use" : nil,
+                errors: ["[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=\(whileTools ? "tool_use" : "null")"],
+                terminalReason: whileTools ? "aborted_tools" : "aborted_streaming", charged: completedRequests > 0
+            )
+        case .failed(let message):
             endMessage(stopReason: nil)
-            switch error {
-            case .interrupted:
-                finish(subtype: "error_during_execution", isError: true, stopReason: nil, errors: ["Request interrupted by user"])
-            case .failed(let message):
-                finish(subtype: "error_during_execution", isError: true, stopReason: nil, resultText: message, errors: [message])
-            }
+            finish(subtype: "error_during_execution", stopReason: nil, resultText: message, errors: [message], terminalReason: nil)
         }
     }
 
-    private func checkInterrupt() throws(Stop) {
-        if conversation.inbox.isInterrupted { throw .interrupted }
+    func checkInterrupt() throws(Stop) {
+        if conversation.inbox.isInterrupted { throw .interrupted(whileTools: false) }
     }
 
     private mutating func command(_ line: String) throws(Stop) {
@@ -117,13 +129,20 @@ struct Turn {
                 throw .failed("fake-claude: invalid JSON input for \(toolName): \(error)")
             }
             try tool(toolName, input: input, ask: name == "tool")
+        case "agent":
+            let seconds = String(rest.prefix { $0 != " " })
+            guard let delay = Double(seconds), delay >= 0 else { throw .failed("fake-claude: `agent` needs <seconds> <text>") }
+            try launchAgent(after: delay, text: rest.dropFirst(seconds.count).trimmingCharacters(in: .whitespaces))
+        case "retry":
+            guard let count = Int(rest), count > 0 else { throw .failed("fake-claude: `retry` needs a number of retries") }
+            try retry(count)
         case "stamped":
             let parts = rest.split(separator: " ").compactMap { Int($0) }
             guard parts.count == 2, parts[0] >= 0, parts[1] > 0 else { throw .failed("fake-claude: `stamped` needs <tag> <count>") }
             try stamped(tag: parts[0], count: parts[1])
         case "sleep":
             guard let seconds = Double(rest), seconds >= 0 else { throw .failed("fake-claude: `sleep` needs a number of seconds") }
-            guard conversation.inbox.sleep(seconds) else { throw .interrupted }
+            guard conversation.inbox.sleep(seconds) else { throw .interrupted(whileTools: false) }
         case "cost":
             guard let usd = Double(rest) else { throw .failed("fake-claude: `cost` needs a number") }
             costUSD = usd
@@ -143,10 +162,8 @@ struct Turn {
         }
     }
 
-    // MARK: Assistant output
-
-    /// Streams `text` as word-sized deltas, then the complete `assistant` text block.
-    private mutating func say(_ text: String) throws(Stop) {
+    /// Streams `text` as word-sized deltas and the complete `assistant` text block.
+    mutating func say(_ text: String) throws(Stop) {
         beginMessage()
         let index = blockIndex
         blockIndex += 1
@@ -156,8 +173,8 @@ struct Turn {
             streamEvent(["type": "content_block_delta", "index": .int(index), "delta": ["type": "text_delta", "text": .string(chunk)]])
             outputTokens += 1
         }
-        streamEvent(["type": "content_block_stop", "index": .int(index)])
         assistant(["type": "text", "text": .string(text)])
+        streamEvent(["type": "content_block_stop", "index": .int(index)])
         lastText = text
     }
 
@@ -176,184 +193,30 @@ struct Turn {
                 let chunk = "bench:\(tag):\(n):\(stamp) "
                 text += chunk
                 return [
-                    "type": "stream_event", "session_id": sessionID, "parent_tool_use_id": nil, "uuid": .string(Self.uuid()),
+                    "type": "stream_event", "session_id": sessionID, "parent_tool_use_id": nil, "uuid": .string(Lines.uuid()),
                     "event": ["type": "content_block_delta", "index": .int(index), "delta": ["type": "text_delta", "text": .string(chunk)]],
                 ]
             }
             outputTokens += 1
         }
-        streamEvent(["type": "content_block_stop", "index": .int(index)])
         assistant(["type": "text", "text": .string(text)])
+        streamEvent(["type": "content_block_stop", "index": .int(index)])
         lastText = text
     }
 
-    private mutating func tool(_ name: String, input: JSONValue, ask: Bool) throws(Stop) {
-        beginMessage()
-        let toolUseID = "toolu_" + Self.randomID()
-        let index = blockIndex
-        blockIndex += 1
-        streamEvent([
-            "type": "content_block_start", "index": .int(index),
-            "content_block": ["type": "tool_use", "id": .string(toolUseID), "name": .string(name), "input": [:]],
-        ])
-        streamEvent(["type": "content_block_delta", "index": .int(index), "delta": ["type": "input_json_delta", "partial_json": .string(JSONWriter.string(input))]])
-        streamEvent(["type": "content_block_stop", "index": .int(index)])
-        assistant(["type": "tool_use", "id": .string(toolUseID), "name": .string(name), "input": input])
-        outputTokens += 5
-        endMessage(stopReason: "tool_use")
-
-        let outcome: Permission
-        if ask {
-            outcome = try permission(for: name, input: input, toolUseID: toolUseID)
-        } else {
-            outcome = .allowed(input)
-        }
-        switch outcome {
-        case .allowed(let updated):
-            var text = "ran \(name): \(JSONWriter.string(input))"
-            if updated != input { text += " (updated input: \(JSONWriter.string(updated)))" }
-            toolResult(toolUseID: toolUseID, content: text, isError: false)
-        case .denied(let message, let interrupt):
-            denials.append(["tool_name": .string(name), "tool_use_id": .string(toolUseID), "tool_input": input])
-            toolResult(toolUseID: toolUseID, content: message, isError: true)
-            if interrupt { throw .interrupted }
-        }
-        apiCalls += 1
-    }
-
-    private enum Permission {
-        case allowed(JSONValue)
-        case denied(String, interrupt: Bool)
-    }
-
-    /// Decides like the CLI: allowed rules and bypass mode run at once; `dontAsk`, disallowed tools and print mode
-    /// without a prompt tool deny; otherwise the host is asked with `can_use_tool` and the turn blocks for its answer.
-    private mutating func permission(for name: String, input: JSONValue, toolUseID: String) throws(Stop) -> Permission {
-        let options = conversation.options
-        let mode = conversation.inbox.current.permissionMode
-        if options.disallowedTools.map(Options.toolName(ofRule:)).contains(name) {
-            return .denied("Permission to use \(name) has been denied.", interrupt: false)
-        }
-        if mode == "bypassPermissions" || conversation.allowedTools.contains(name) { return .allowed(input) }
-        guard options.asksOverStdio, mode != "dontAsk" else {
-            return .denied("Claude requested permissions to use \(name), but you haven't granted it yet.", interrupt: false)
-        }
-        let requestID = "req_\(conversation.nextRequestNumber)"
-        conversation.nextRequestNumber += 1
-        output.emit([
-            "type": "control_request", "request_id": .string(requestID),
-            "request": [
-                "subtype": "can_use_tool", "tool_name": .string(name), "input": input, "tool_use_id": .string(toolUseID),
-                "permission_suggestions": [["type": "addRules", "rules": [["toolName": .string(name)]], "behavior": "allow", "destination": "session"]],
-                "decision_reason": .string("\(name) requires approval in \(mode) mode"),
-            ],
-        ])
-        switch conversation.inbox.waitForResponse(requestID) {
-        case .interrupted:
-            throw .interrupted
-        case .endOfInput:
-            throw .failed("stdin closed while waiting for a permission decision")
-        case .response(let response):
-            let decision = response["response"]?.objectValue
-            guard response["subtype"]?.stringValue == "success", let behavior = decision?["behavior"]?.stringValue else {
-                return .denied(response["error"]?.stringValue ?? "Invalid permission response", interrupt: false)
-            }
-            if behavior == "allow" {
-                rememberRules(decision?["updatedPermissions"])
-                return .allowed(decision?["updatedInput"] ?? input)
-            }
-            return .denied(decision?["message"]?.stringValue ?? "Permission denied", interrupt: decision?["interrupt"]?.boolValue ?? false)
+    /// `api_retry` lines for the next model request, which the API answered 529 (overloaded) `count` times, each
+    /// followed by a short pause; `retry_delay_ms` reports the real CLI's backoff, the double waits 20 ms.
+    private mutating func retry(_ count: Int) throws(Stop) {
+        if messageID == nil { announceRequest() }
+        for attempt in 1...count {
+            output.emit([
+                "type": "system", "subtype": "api_retry", "attempt": .int(attempt), "max_retries": 10,
+                "retry_delay_ms": .int(min(32_000, 500 << min(attempt - 1, 6))), "error_status": 529, "error": "overloaded", "session_id": sessionID,
+                "uuid": .string(Lines.uuid()),
+            ])
+            guard conversation.inbox.sleep(0.02) else { throw .interrupted(whileTools: false) }
         }
     }
-
-    /// `addRules` updates with behavior `allow` make their tools run without asking for the rest of this process.
-    private func rememberRules(_ updates: JSONValue?) {
-        guard case .array(let list)? = updates else { return }
-        for update in list {
-            guard let update = update.objectValue, update["type"]?.stringValue == "addRules", update["behavior"]?.stringValue == "allow",
-                case .array(let rules)? = update["rules"]
-            else { continue }
-            for rule in rules {
-                if let name = rule.objectValue?["toolName"]?.stringValue { conversation.allowedTools.insert(name) }
-            }
-        }
-    }
-
-    // MARK: Lines
-
-    private mutating func beginMessage() {
-        guard messageID == nil else { return }
-        let id = "msg_" + Self.randomID()
-        messageID = id
-        blockIndex = 0
-        streamEvent([
-            "type": "message_start",
-            "message": [
-                "id": .string(id), "type": "message", "role": "assistant", "model": .string(conversation.inbox.current.model), "content": [],
-                "stop_reason": nil, "usage": ["input_tokens": 12, "output_tokens": 1],
-            ],
-        ])
-    }
-
-    private mutating func endMessage(stopReason: String?) {
-        guard messageID != nil else { return }
-        messageID = nil
-        streamEvent(["type": "message_delta", "delta": ["stop_reason": stopReason.map { .string($0) } ?? .null, "stop_sequence": nil], "usage": ["output_tokens": .int(outputTokens)]])
-        streamEvent(["type": "message_stop"])
-    }
-
-    private func streamEvent(_ event: JSONValue) {
-        guard partials else { return }
-        output.emit(["type": "stream_event", "event": event, "session_id": sessionID, "parent_tool_use_id": nil, "uuid": .string(Self.uuid())])
-    }
-
-    private func assistant(_ block: JSONValue) {
-        let line: JSONValue = [
-            "type": "assistant",
-            "message": [
-                "id": .string(messageID ?? ""), "type": "message", "role": "assistant", "model": .string(conversation.inbox.current.model), "content": [block],
-                "stop_reason": nil, "usage": ["input_tokens": 12, "output_tokens": .int(max(1, outputTokens))],
-            ],
-            "parent_tool_use_id": nil, "session_id": sessionID, "uuid": .string(Self.uuid()),
-        ]
-        output.emit(line)
-        conversation.sessions.append(line, to: conversation.sessionID)
-    }
-
-    private func toolResult(toolUseID: String, content: String, isError: Bool) {
-        let line: JSONValue = [
-            "type": "user",
-            "message": ["role": "user", "content": [["tool_use_id": .string(toolUseID), "type": "tool_result", "content": .string(content), "is_error": .bool(isError)]]],
-            "parent_tool_use_id": nil, "session_id": sessionID, "uuid": .string(Self.uuid()),
-            "tool_use_result": isError ? .string("Error: " + content) : ["stdout": .string(content), "stderr": "", "interrupted": false],
-        ]
-        output.emit(line)
-        conversation.sessions.append(line, to: conversation.sessionID)
-    }
-
-    /// Writes the turn's `result` line.
-    private func finish(subtype: String, isError: Bool, stopReason: String?, resultText: String? = nil, errors: [String]? = nil) {
-        let milliseconds = Int(Date().timeIntervalSince(started) * 1000)
-        var result = JSONObject([
-            ("type", "result"), ("subtype", .string(subtype)), ("is_error", .bool(isError)), ("duration_ms", .int(milliseconds)),
-            ("duration_api_ms", .int(milliseconds / 2)), ("num_turns", .int(apiCalls)),
-        ])
-        if let resultText { result["result"] = .string(resultText) }
-        result["stop_reason"] = stopReason.map { .string($0) } ?? .null
-        result["session_id"] = sessionID
-        result["total_cost_usd"] = .double(costUSD)
-        result["usage"] = [
-            "input_tokens": .int(12 * apiCalls), "output_tokens": .int(max(1, outputTokens)), "cache_creation_input_tokens": 0,
-            "cache_read_input_tokens": .int(1000 * apiCalls),
-        ]
-        result["modelUsage"] = [:]
-        result["permission_denials"] = .array(denials)
-        if let errors { result["errors"] = .array(errors.map { .string($0) }) }
-        result["uuid"] = .string(Self.uuid())
-        output.finalResult(.object(result))
-    }
-
-    // MARK: Helpers
 
     /// `"Echo: hello world"` → `["Echo:", " hello", " world"]`: concatenated, exactly the text.
     static func wordChunks(_ text: String) -> [String] {
@@ -372,11 +235,4 @@ struct Turn {
         if !current.isEmpty { chunks.append(current) }
         return chunks
     }
-
-    static func randomID() -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-        return String((0..<24).map { _ in alphabet[Int.random(in: 0..<alphabet.count)] })
-    }
-
-    static func uuid() -> String { UUID().uuidString.lowercased() }
 }

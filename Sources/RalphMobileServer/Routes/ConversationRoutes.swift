@@ -142,6 +142,8 @@ struct ConversationRoutes {
     func events(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         try context.require(.viewer)
         let id = try Self.id(context)
+        // Right after a start, conversations are opened (and what the last server left is settled) in the background.
+        await chat.waitUntilReady()
         _ = try await chat.conversation(id)
         let cursor = try EventStreamRoutes.cursor(for: request)
         guard let (queue, subscriberID, lastSeq) = chat.chatHub.subscribe(conversationID: id) else {

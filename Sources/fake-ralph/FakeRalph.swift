@@ -139,7 +139,9 @@ struct FakeRalph {
             if let configured = yaml["hats"] as? [String: Any], !configured.isEmpty { hats = configured.keys.sorted() }
         }
         func number(_ key: String, _ fallback: Double) -> Double {
-            (behaviour[key] as? Double) ?? (behaviour[key] as? Int).map(Double.init) ?? fallback
+            if let value = behaviour[key] as? Double { return value }
+            if let value = behaviour[key] as? Int { return Double(value) }
+            return fallback
         }
 
         // Prompt.

@@ -17,11 +17,14 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     public var identity: CallerIdentity?
     /// The event loop of the request's connection (streams write from it; see ``EventLoopExecutor``).
     public let eventLoop: any EventLoop
+    /// The request's connection (a stream whose client stopped reading is closed through it; see ``StreamWatchdog``).
+    public let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.remoteAddress = source.channel.remoteAddress
         self.eventLoop = source.channel.eventLoop
+        self.channel = source.channel
         self.identity = nil
     }
 

@@ -24,6 +24,8 @@ public struct RalphMobileServer: Sendable {
     let hostSampler: HostSampler
     let hub: EventHub
     let chat: ChatService
+    /// Closes event streams whose client stopped reading.
+    let watchdog = StreamWatchdog()
     let demo: DemoProcess?
     let webAssets: WebAssets
     let logger: Logger
@@ -85,7 +87,7 @@ public struct RalphMobileServer: Sendable {
         var catalogLogger = logger
         catalogLogger[metadataKey: "area"] = "catalog"
         catalog = RunCatalog(configuration: catalogConfiguration, logger: catalogLogger)
-        hub = EventHub(queueCapacity: configuration.subscriberQueueCapacity)
+        hub = EventHub(queueBytes: configuration.subscriberQueueBytes, queueFrames: configuration.subscriberQueueCapacity)
         var supervisorConfiguration = RunSupervisor.Configuration(dataDirectory: configuration.dataDirectory, environment: ProcessInfo.processInfo.environment)
         supervisorConfiguration.ralphCommand = configuration.ralphCommand
         supervisorConfiguration.stopGrace = configuration.stopGrace
@@ -110,7 +112,7 @@ public struct RalphMobileServer: Sendable {
         var chatLogger = logger
         chatLogger[metadataKey: "area"] = "chat"
         chat = ChatService(
-            store: store, chatHub: ChatHub(queueCapacity: configuration.subscriberQueueCapacity), eventHub: hub, roots: WorkspaceRoots(roots),
+            store: store, chatHub: ChatHub(queueBytes: configuration.subscriberQueueBytes, queueFrames: configuration.subscriberQueueCapacity), eventHub: hub, roots: WorkspaceRoots(roots),
             configuration: ChatService.Configuration(
                 backend: .claude(command: configuration.claudeCommand, extraArguments: configuration.claudeArguments), machine: machine
             ),
@@ -137,9 +139,9 @@ public struct RalphMobileServer: Sendable {
         WorkspaceRoutes(selector: selector).register(on: router)
         LoopRoutes(selector: selector, roots: workspaceRoots, supervisor: supervisor, catalog: catalog).register(on: router)
         HostRoutes(sampler: hostSampler).register(on: router)
-        EventStreamRoutes(catalog: catalog, hub: hub, lookup: lookup).register(on: router)
+        EventStreamRoutes(catalog: catalog, hub: hub, lookup: lookup, watchdog: watchdog).register(on: router)
         KeyRoutes(keyStore: keyStore).register(on: router)
-        ConversationRoutes(chat: chat).register(on: router)
+        ConversationRoutes(chat: chat, watchdog: watchdog).register(on: router)
         AutoReplyRoutes(chat: chat).register(on: router)
         WebLoginRoutes(authenticator: authenticator, keyStore: keyStore).register(on: router)
         WebRoutes(assets: webAssets).register(on: router)
@@ -156,8 +158,8 @@ public struct RalphMobileServer: Sendable {
             ),
             services: [
                 BackgroundService(
-                    catalog: catalog, hub: hub, chat: chat, keyStore: keyStore, supervisor: supervisor, demo: demo,
-                    heartbeatInterval: configuration.heartbeatInterval, logger: logger
+                    catalog: catalog, hub: hub, chat: chat, keyStore: keyStore, supervisor: supervisor, demo: demo, watchdog: watchdog,
+                    heartbeatInterval: configuration.heartbeatInterval, stallTimeout: configuration.streamStallTimeout, logger: logger
                 )
             ],
             onServerRunning: { channel in
@@ -182,7 +184,9 @@ struct BackgroundService: Service {
     let keyStore: KeyStore
     let supervisor: RunSupervisor
     let demo: DemoProcess?
+    let watchdog: StreamWatchdog
     let heartbeatInterval: Double
+    let stallTimeout: Double
     let logger: Logger
 
     func run() async throws {
@@ -212,6 +216,8 @@ struct BackgroundService: Service {
                     try? await Task.sleep(for: tick)
                     hub.sendHeartbeats(interval: interval)
                     chat.chatHub.sendHeartbeats(interval: interval)
+                    let closed = watchdog.sweep(timeout: .milliseconds(Int(stallTimeout * 1000)))
+                    if closed > 0 { logger.notice("closed \(closed) event stream(s) whose client read nothing for \(stallTimeout) s") }
                 }
             }
             group.addTask {

@@ -26,8 +26,13 @@ public struct ServerConfiguration: Sendable {
     public var pollInterval: Double = 2
     public var rescanInterval: Double = 10
     public var livenessInterval: Double = 1
-    /// Frames a slow SSE client may fall behind before it is disconnected (it resumes with Last-Event-ID).
+    /// How far a slow SSE client may fall behind live delivery, in frames and in bytes, before it stops being fed live
+    /// frames and reads what it missed from the durable log instead (then rejoins); never a reason to disconnect it.
     public var subscriberQueueCapacity = 4096
+    public var subscriberQueueBytes = 1 << 20
+    /// Seconds an SSE write may wait (the client reads nothing at all) before the connection is closed; the client
+    /// resumes with Last-Event-ID when it reads again.
+    public var streamStallTimeout: Double = 60
     /// Force polling instead of inotify (tests of the fallback).
     public var useInotify = true
     /// The ralph executable `POST /api/sessions` runs (a path, or a name on PATH).

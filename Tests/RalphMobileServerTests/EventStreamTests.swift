@@ -96,7 +96,7 @@ struct EventStreamTests {
         #expect(client.headers["x-accel-buffering"].first == "no")
         #expect(try await client.next() .isRetry(2000))
         let replayed = try await client.workflow(count: 3)
-        #expect(replayed.map(\.id) == ["1", "2", "3"])
+        #expect(replayed.map(\.line) == [1, 2, 3])
 
         // Appends while streaming, in several bursts.
         for burst in 0..<5 {
@@ -104,7 +104,7 @@ struct EventStreamTests {
             try await Task.sleep(for: .milliseconds(10))
         }
         let live = try await client.workflow(count: 100)
-        #expect(live.map(\.id) == (4...103).map(String.init))
+        #expect(live.map(\.line) == Array(4...103))
         #expect(live.map { $0.json["payload"] as? String } == (4...103).map { "event \($0)" })
         #expect(live.allSatisfy { $0.json["topic"] as? String == "build.note" && $0.json["hat"] as? String == "builder" })
     }
@@ -118,18 +118,18 @@ struct EventStreamTests {
         let url = server.base + "/api/sessions/\(run.id)/events"
 
         let byHeader = try await SSETestClient.connect(url, headers: [("Last-Event-ID", "250")])
-        #expect(try await byHeader.workflow(count: 50).map(\.id) == (251...300).map(String.init))
+        #expect(try await byHeader.workflow(count: 50).map(\.line) == Array(251...300))
         let byQuery = try await SSETestClient.connect(url + "?after=295")
-        #expect(try await byQuery.workflow(count: 5).map(\.id) == (296...300).map(String.init))
+        #expect(try await byQuery.workflow(count: 5).map(\.line) == Array(296...300))
         let byDefault = try await SSETestClient.connect(url)
-        #expect(try await byDefault.workflow(count: 200).first?.id == "101")
+        #expect(try await byDefault.workflow(count: 200).first?.line == 101)
         let lastTen = try await SSETestClient.connect(url + "?history=10")
-        #expect(try await lastTen.workflow(count: 10).map(\.id) == (291...300).map(String.init))
+        #expect(try await lastTen.workflow(count: 10).map(\.line) == Array(291...300))
         let all = try await SSETestClient.connect(url + "?history=all")
-        #expect(try await all.workflow(count: 300).map(\.id) == (1...300).map(String.init))
+        #expect(try await all.workflow(count: 300).map(\.line) == Array(1...300))
         let none = try await SSETestClient.connect(url + "?history=0")
         run.append(1, from: 301)
-        #expect(try await none.workflow(count: 1).map(\.id) == ["301"])
+        #expect(try await none.workflow(count: 1).map(\.line) == [301])
 
         for bad in ["?after=-1", "?after=abc", "?history=lots"] {
             let result = try await HTTP.get(url + bad)
@@ -146,7 +146,7 @@ struct EventStreamTests {
         let server = h.server
         let run = try await h.liveRun(appending: 1)
         let client = try await h.stream(run.id)
-        #expect(try await client.workflow(count: 1).map(\.id) == ["1"])
+        #expect(try await client.workflow(count: 1).map(\.line) == [1])
 
         let line = Array(Fixture.record("build.done", "split in three", iteration: 2, hat: "builder").utf8)
         Fixture.appendRaw(Array(line[0..<10]), to: run.file)
@@ -157,10 +157,10 @@ struct EventStreamTests {
         #expect(status.lineCount == 1, "a partial line is not a line yet")
         Fixture.appendRaw(Array(line[40...]) + [0x0A], to: run.file)
         let message = try await client.nextMessage()
-        #expect(message.id == "2")
+        #expect(message.line == 2)
         #expect(message.json["payload"] as? String == "split in three")
         run.append(1, from: 3)
-        #expect(try await client.nextMessage().id == "3")
+        #expect(try await client.nextMessage().line == 3)
     }
 
     @Test("malformed, blank, invalid UTF-8 and multi-megabyte lines never crash and never shift ids")
@@ -170,7 +170,7 @@ struct EventStreamTests {
         let server = h.server
         let run = try await h.liveRun(appending: 1)
         let client = try await h.stream(run.id)
-        #expect(try await client.workflow(count: 1).map(\.id) == ["1"])
+        #expect(try await client.workflow(count: 1).map(\.line) == [1])
 
         Fixture.appendRaw(Array("{not json\n".utf8), to: run.file)  // 2
         Fixture.appendRaw(Array("\n".utf8), to: run.file)  // 3
@@ -181,7 +181,7 @@ struct EventStreamTests {
         Fixture.appendRaw(Array(String(repeating: "[", count: 200_000).utf8) + [0x0A], to: run.file)  // 7
         run.append(1, from: 8)  // 8
         let messages = try await client.workflow(count: 3, timeout: 10)
-        #expect(messages.map(\.id) == ["5", "6", "8"])
+        #expect(messages.map(\.line) == [5, 6, 8])
         #expect(messages[0].json["payload"] as? String == "\u{FFFD}\u{FFFD}A")
         #expect((messages[1].json["payload"] as? String)?.count == 5 << 20)
         let detail = try await HTTP.get(server.base + "/api/sessions/\(run.id)").json(SessionDetail.self)
@@ -190,7 +190,7 @@ struct EventStreamTests {
         #expect(detail.session.eventCount == 4)
         // Replay reads the same numbering back from the file.
         let replay = try await SSETestClient.connect(server.base + "/api/sessions/\(run.id)/events?history=all")
-        #expect(try await replay.workflow(count: 4, timeout: 10).map(\.id) == ["1", "5", "6", "8"])
+        #expect(try await replay.workflow(count: 4, timeout: 10).map(\.line) == [1, 5, 6, 8])
     }
 
     @Test("a truncated or replaced file is read again from the start")
@@ -244,37 +244,127 @@ struct EventStreamTests {
         }
         for (i, client) in clients.enumerated() {
             let messages = try await client.workflow(count: 20)
-            #expect(messages.map(\.id) == (1...20).map(String.init))
+            #expect(messages.map(\.line) == Array(1...20))
             #expect(messages.map { $0.json["payload"] as? String } == (0..<20).map { "run \(i) event \($0)" })
         }
     }
 
-    @Test("a client that stops reading is cut, not skipped, and resumes from Last-Event-ID without loss")
-    func slowClientCutAndResume() async throws {
-        let h = try await StreamHarness.start() { $0.subscriberQueueCapacity = 16 }
+    @Test("a client that falls far behind is never cut: it catches up from the file and gets every event once, in order")
+    func slowClientCatchesUp() async throws {
+        let h = try await StreamHarness.start() { $0.subscriberQueueBytes = 64 << 10 }
         defer { h.stop() }
         let server = h.server
         let run = try await h.liveRun()
         let url = server.base + "/api/sessions/\(run.id)/events"
         let slow = try await SSETestClient.Paused.connect(url)
         let total = 3000
-        run.append(total, payloadSize: 4096)  // ~12 MB: more than the socket buffers hold
-        try await eventually(10, "the slow subscriber to be cut") { server.server.hub.subscriberCount == 0 }
-
-        // Now read: what was sent before the cut, then the stream ends without an `end` frame.
-        let first = try await slow.resume().messagesUntilClosed()
-        #expect(!first.isEmpty && first.count < total)
-        #expect(!first.contains { $0.event == "end" })
-        // Resume from Last-Event-ID, as EventSource does, as often as the server cuts us.
-        var ids = first.compactMap(\.id).compactMap(Int.init)
-        var connections = 1
-        while ids.count < total {
-            connections += 1
-            try #require(connections <= 100, "too many reconnections")
-            let client = try await SSETestClient.connect(url, headers: [("Last-Event-ID", String(ids.last!))])
-            ids += try await client.workflowUntilClosed(atMost: total - ids.count, timeout: 20).compactMap(\.id).compactMap(Int.init)
+        run.append(total, payloadSize: 4096)  // ~12 MB: more than the socket buffers and the queue hold
+        try await eventually(10, "the catalog to read every line") {
+            try await HTTP.get(server.base + "/api/sessions/\(run.id)").json(SessionDetail.self).lineCount >= total
         }
-        #expect(ids == Array(1...total), "every event exactly once, in order, over \(connections) connections")
+        #expect(server.server.hub.subscriberCount == 1, "still subscribed: not cut")
+        // More events while it catches up: it reads the file to the head, then rejoins the live feed.
+        let reader = slow.resume()
+        var lines = try await reader.workflowUntilClosed(atMost: 1000, timeout: 20).compactMap(\.line)
+        run.append(200, from: total + 1)
+        lines += try await reader.workflowUntilClosed(atMost: total + 200 - lines.count, timeout: 20).compactMap(\.line)
+        #expect(lines == Array(1...(total + 200)), "every event exactly once, in order, on one connection")
+        #expect(server.server.hub.subscriberCount == 1)
+    }
+
+    @Test("a client that reads nothing at all is disconnected after the stall timeout, and resumes without loss")
+    func stalledClientIsDisconnected() async throws {
+        let h = try await StreamHarness.start() {
+            $0.subscriberQueueBytes = 64 << 10
+            $0.streamStallTimeout = 1
+        }
+        defer { h.stop() }
+        let server = h.server
+        let run = try await h.liveRun()
+        let url = server.base + "/api/sessions/\(run.id)/events"
+        let stalled = try await SSETestClient.Paused.connect(url)
+        let listener = try await SSETestClient.connect(url)
+        let total = 3000
+        run.append(total, payloadSize: 4096)
+        // The reading client keeps up; the silent one is closed once its write has waited a second.
+        #expect(try await listener.workflow(count: total, timeout: 20).last?.line == total)
+        try await eventually(15, "the silent subscriber to be disconnected") { server.server.hub.subscriberCount == 1 }
+        // When it reads again: what reached it before the close, then the end of the stream (no `end` frame).
+        let first = try await stalled.resume().messagesUntilClosed()
+        #expect(!first.contains { $0.event == "end" })
+        var lines = first.compactMap(\.line)
+        #expect(lines.count < total)
+        // Last-Event-ID brings the rest, as EventSource does.
+        let again = try await SSETestClient.connect(url, headers: [("Last-Event-ID", first.last(where: { $0.id != nil })?.id ?? "0")])
+        lines += try await again.workflowUntilClosed(atMost: total - lines.count, timeout: 20).compactMap(\.line)
+        #expect(lines == Array(1...total), "every event exactly once, in order")
+    }
+
+    @Test("a server with a client that reads nothing still stops promptly")
+    func stopsWithAStalledClient() async throws {
+        let tmp = TemporaryDirectory()
+        let root = tmp.subdirectory("root")
+        let server = try await LiveServer.start(workspaces: [root], dataDirectory: tmp.subdirectory("data")) { $0.subscriberQueueBytes = 64 << 10 }
+        let run = try LiveRun(workspace: root + "/proj")
+        try await Self.waitForRun(server, run.id)
+        let stalled = try await SSETestClient.Paused.connect(server.base + "/api/sessions/\(run.id)/events")
+        run.append(3000, payloadSize: 4096)
+        try await eventually(10, "the lines to be read") {
+            try await HTTP.get(server.base + "/api/sessions/\(run.id)").json(SessionDetail.self).lineCount >= 3000
+        }
+        let started = ContinuousClock.now
+        try await withTimeout(10, "the server to stop") { await server.stop() }
+        #expect(ContinuousClock.now - started < .seconds(5))
+        _ = stalled
+    }
+
+    @Test("a client resuming after its run file was rewritten is told, and gets the new file from its first line")
+    func rewrittenFileIsAnnounced() async throws {
+        let h = try await StreamHarness.start()
+        defer { h.stop() }
+        let server = h.server
+        let run = try await h.liveRun(appending: 100)
+        let client = try await h.stream(run.id)
+        let seen = try await client.workflow(count: 100)
+        let lastID = try #require(seen.last?.id)
+        #expect(seen.last?.line == 100)
+        // The file is replaced by one with 150 other lines (more than the client saw).
+        let replacement = run.file + ".new"
+        let lines = (1...150).map { Fixture.record("rewritten", "new \($0)", iteration: $0, hat: "builder") }
+        FileManager.default.createFile(atPath: replacement, contents: Data((lines.joined(separator: "\n") + "\n").utf8))
+        #expect(rename(replacement, run.file) == 0)
+        try await eventually(5, "the new content") {
+            try await HTTP.get(server.base + "/api/sessions/\(run.id)").json(SessionDetail.self).lineCount == 150
+        }
+        let resumed = try await SSETestClient.connect(server.base + "/api/sessions/\(run.id)/events", headers: [("Last-Event-ID", lastID)])
+        let reset = try await resumed.nextMessage()
+        #expect(reset.event == "reset")
+        #expect(reset.json["resumed_after"] as? String == lastID)
+        #expect(reset.json["topic"] as? String == "stream.reset", "the original app decodes every data line as an event")
+        let again = try await resumed.workflow(count: 150)
+        #expect(again.map(\.line) == Array(1...150), "nothing of the new file skipped")
+        #expect(again.first?.json["payload"] as? String == "new 1")
+
+        // The same after a rewrite in place to the same length: the check of the line resumed after tells.
+        let sameLength = try #require(again.last?.id)
+        let handle = try #require(FileHandle(forWritingAtPath: run.file))
+        try handle.truncate(atOffset: 0)
+        try handle.close()
+        let other = (1...150).map { Fixture.record("rewritten.again", "other \($0)", iteration: $0, hat: "builder") }
+        FileManager.default.createFile(atPath: run.file, contents: Data((other.joined(separator: "\n") + "\n").utf8))
+        try await eventually(5, "the rewritten content") {
+            let detail = try await HTTP.get(server.base + "/api/sessions/\(run.id)").json(SessionDetail.self)
+            return detail.recentEvents.last?.objectValue?["topic"]?.stringValue == "rewritten.again"
+        }
+        let third = try await SSETestClient.connect(server.base + "/api/sessions/\(run.id)/events", headers: [("Last-Event-ID", sameLength)])
+        #expect(try await third.nextMessage().event == "reset")
+        let current = try await third.workflow(count: 150)
+        #expect(current.first?.json["payload"] as? String == "other 1")
+        // A client that resumes after an event the file still has is not reset.
+        let middle = try #require(current[74].id)
+        let still = try await SSETestClient.connect(server.base + "/api/sessions/\(run.id)/events", headers: [("Last-Event-ID", middle)])
+        let next = try await still.nextMessage()
+        #expect(next.event == "workflow" && next.line == 76)
     }
 
     @Test("a completed run replays its history, then sends end and closes")
@@ -314,7 +404,7 @@ struct EventStreamTests {
         try run.end()
         let messages = try await client.messagesUntilClosed()
         #expect(messages.map(\.event) == ["workflow", "workflow", "workflow", "workflow", "end"])
-        #expect(messages.compactMap(\.id) == ["3", "4", "5", "6"])
+        #expect(messages.compactMap(\.line) == [3, 4, 5, 6])
         #expect(messages.last?.json["status"] as? String == "completed")
     }
 
@@ -356,7 +446,7 @@ struct EventStreamTests {
         let missed = try await resumed.workflow(count: 20)
         run.append(5, from: 36)
         let live = try await resumed.workflow(count: 5)
-        let ids = (before + more + missed + live).compactMap(\.id).compactMap(Int.init)
+        let ids = (before + more + missed + live).compactMap(\.line)
         #expect(ids == Array(1...40))
         #expect(Fixture.id(run.file) == run.id, "ids are stable across restarts")
     }
@@ -391,10 +481,11 @@ struct EventStreamTests {
         let text = String(decoding: client.raw.value, as: UTF8.self)
         let expected =
             "retry: 2000\n\n"
-            + "id: 1\nevent: workflow\n"
+            // The id is the line number and the check of the line: FNV-1a of `ts`, 0x1F and `topic` (8 hex digits).
+            + "id: 1:9657f704\nevent: workflow\n"
             + #"data: {"id":"1","ts":"2026-02-05T08:18:22.668620490+00:00","iteration":5,"hat":"builder","topic":"build.done","triggered":"reviewer","payload":"multi\nline","type":"event.published"}"#
             + "\n\n"
-            + "id: 2\nevent: workflow\n"
+            + "id: 2:df0a05d9\nevent: workflow\n"
             + #"data: {"id":"2","payload":"{\"status\":\"success\",\"n\":1}","topic":"build.done","ts":"2026-02-05T09:00:00+00:00","payload_json":{"status":"success","n":1},"type":"event.published"}"#
             + "\n\n"
         #expect(text.hasPrefix(expected))

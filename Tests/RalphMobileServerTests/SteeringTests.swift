@@ -146,7 +146,7 @@ struct SteeringTests {
         }
         #expect(byID[delivered.id]?.json["topic"] as? String == "human.guidance")
         #expect(byID[emitted.id]?.json["payload_json"] as? [String: String] == ["env": "staging"])
-        #expect(Int(echoed!.id!)! > Int(delivered.id)!, "the loop picked the guidance up after it was written")
+        #expect(echoed!.line! > SessionEventID(delivered.id)!.line, "the loop picked the guidance up after it was written")
     }
 
     @Test("a question ralph asks is listed, answered, and the answer reaches ralph")

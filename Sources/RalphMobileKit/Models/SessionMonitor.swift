@@ -34,6 +34,9 @@ public final class SessionMonitor {
     public private(set) var lastError: String?
     /// The `end` frame, once the run ended while watched.
     public private(set) var end: StreamEnd?
+    /// The last `reset` frame: the run's file was replaced or rewritten since an event shown, so the events shown
+    /// before it were dropped and the file's events follow from its first line.
+    public private(set) var reset: StreamReset?
     /// The most events kept.
     public var eventCap = 1000
     /// The reconnect policy of the stream (tests shorten it).
@@ -42,6 +45,8 @@ public final class SessionMonitor {
     @ObservationIgnored private var streamTask: Task<Void, Never>?
     @ObservationIgnored private var detailTask: Task<Void, Never>?
     @ObservationIgnored private var lastEventID: Int = 0
+    /// The `id:` of the last frame (`<line>:<check>`), sent back when the stream is opened again.
+    @ObservationIgnored private var lastFrameID: String?
     /// Ids already received, to count each event once.
     @ObservationIgnored private var seenIDs = Set<Int>()
 
@@ -89,7 +94,7 @@ public final class SessionMonitor {
     private func openStream() {
         guard streamTask == nil else { return }
         connection = .connecting
-        let stream = EventStream(client: client, path: "/api/sessions/\(RalphClient.component(sessionID))/events", lastEventID: lastEventID > 0 ? String(lastEventID) : nil, policy: policy)
+        let stream = EventStream(client: client, path: "/api/sessions/\(RalphClient.component(sessionID))/events", lastEventID: lastFrameID ?? (lastEventID > 0 ? String(lastEventID) : nil), policy: policy)
         streamTask = Task { [weak self] in
             for await update in stream.updates() {
                 guard let self else { return }
@@ -118,7 +123,12 @@ public final class SessionMonitor {
             if state == .connected { reconnectAttempts = 0 }
             if case .error(let message) = state { lastError = message }
         case .event(let frame):
+            if frame.event == StreamEventName.reset {
+                applyReset(try? JSONDecoder().decode(StreamReset.self, from: Data(frame.data.utf8)))
+                return
+            }
             guard frame.event == StreamEventName.workflow, let event = WorkflowEvent(data: frame.data) else { return }
+            if let id = frame.id, !id.isEmpty { lastFrameID = id }
             receive(event)
             scheduleDetailRefresh()
         case .end(let data):
@@ -128,6 +138,15 @@ public final class SessionMonitor {
             if let end { session?.mode = end.mode; session?.status = end.status }
             Task { await self.refreshStatus() }
         }
+    }
+
+    /// The events shown are history the run's file no longer has: they go, and ids start again.
+    func applyReset(_ frame: StreamReset?) {
+        reset = frame
+        events = []
+        seenIDs = []
+        lastEventID = 0
+        lastFrameID = nil
     }
 
     /// Adds an event (newest first), once per id, keeping at most ``eventCap``.

@@ -8,6 +8,7 @@ import ServiceLifecycle
 /// Conversations with an agent CLI (`design/CHAT.md`): REST, the conversation event stream, and approvals.
 struct ConversationRoutes {
     let chat: ChatService
+    let watchdog: StreamWatchdog
 
     func register(on router: Router<AppRequestContext>) {
         router.get("/api/conversations") { request, context in
@@ -151,7 +152,7 @@ struct ConversationRoutes {
         }
         let after: Int
         switch cursor {
-        case .after(let a): after = min(a, lastSeq)
+        case .after(let a): after = min(a.line, lastSeq)
         case .last(let n): after = max(0, lastSeq - n)
         case .all: after = 0
         }
@@ -159,29 +160,35 @@ struct ConversationRoutes {
         let store = chat.store
         let logger = context.logger
         let eventLoop = context.eventLoop
+        let watchdog = self.watchdog
+        let channel = context.channel
         return Response(
             status: .ok, headers: EventStreamRoutes.headers,
             body: ResponseBody { writer in
-                defer { hub.unsubscribe(conversationID: id, subscriberID: subscriberID) }
+                let (watchID, watch) = watchdog.register { channel.close(promise: nil) }
+                defer {
+                    hub.unsubscribe(conversationID: id, subscriberID: subscriberID)
+                    watchdog.unregister(watchID)
+                }
                 do {
                     try await request.body.consumeWithCancellationOnInboundClose { _ in
                         try await withGracefulShutdownHandler {
-                            try await writer.write(SSEFrame.preamble)
-                            var position = after
-                            while position < lastSeq {
-                                let batch = try await store.events(conversationID: id, after: position, limit: min(500, lastSeq - position))
-                                guard let last = batch.last else { break }
-                                var buffer = ByteBuffer()
-                                for event in batch where event.seq <= lastSeq {
-                                    var frame = SSEFrame.event(id: String(event.seq), name: event.name, data: event.data)
-                                    buffer.writeBuffer(&frame)
+                            try await watch.writing { try await writer.write(SSEFrame.preamble) }
+                            try await Self.replay(id, after: after, through: lastSeq, store: store, writer: &writer, watch: watch)
+                            try await EventStreamRoutes.forward(queue, writer: &writer, watch: watch, eventLoop: eventLoop) { writer, from in
+                                // Fell behind: read the stored events on to the head, as often as it moves, then rejoin.
+                                var position = from
+                                while let head = hub.head(conversationID: id) {
+                                    if head > position {
+                                        try await Self.replay(id, after: position, through: head, store: store, writer: &writer, watch: watch)
+                                        position = head
+                                    }
+                                    if hub.rejoin(conversationID: id, subscriberID: subscriberID, at: position) { return }
                                 }
-                                try await writer.write(buffer)
-                                position = last.seq
                             }
-                            try await EventStreamRoutes.forward(queue, writer: &writer, eventLoop: eventLoop)
                         } onGracefulShutdown: {
                             queue.close()
+                            watch.closeIfStuck()
                         }
                     }
                 } catch {
@@ -190,5 +197,24 @@ struct ConversationRoutes {
                 try? await writer.finish(nil)
             }
         )
+    }
+
+    /// Writes the stored events of a conversation with sequence numbers in (after, through], in batches.
+    static func replay(
+        _ id: String, after: Int, through: Int, store: ChatStore, writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch
+    ) async throws {
+        var position = after
+        while position < through {
+            let batch = try await store.events(conversationID: id, after: position, limit: min(500, through - position))
+            guard let last = batch.last else { break }
+            var buffer = ByteBuffer()
+            for event in batch where event.seq <= through {
+                var frame = SSEFrame.event(id: String(event.seq), name: event.name, data: event.data)
+                buffer.writeBuffer(&frame)
+            }
+            let pending = buffer
+            try await watch.writing { try await writer.write(pending) }
+            position = last.seq
+        }
     }
 }

@@ -13,6 +13,7 @@ struct EventStreamRoutes {
     let catalog: RunCatalog
     let hub: EventHub
     let lookup: SessionLookup
+    let watchdog: StreamWatchdog
     /// How long a stream request for a run that is still starting waits for it.
     static let pendingWait = 30.0
 
@@ -30,8 +31,9 @@ struct EventStreamRoutes {
 
     /// Where a client wants its replay to start.
     enum Cursor: Equatable {
-        /// Every event after this id (`Last-Event-ID` or `?after=`).
-        case after(Int)
+        /// Every event after this id (`Last-Event-ID` or `?after=`): a line or sequence number, with the check of a
+        /// session stream's id when the client sent one.
+        case after(SessionEventID)
         /// The last N events (`?history=N`, default 200).
         case last(Int)
         /// Everything (`?history=all`).
@@ -40,12 +42,16 @@ struct EventStreamRoutes {
 
     static func cursor(for request: Request) throws(APIError) -> Cursor {
         if let header = request.headers[.lastEventID]?.trimmingCharacters(in: .whitespaces), !header.isEmpty {
-            guard let id = Int(header), id >= 0 else { throw .invalidParameter("Last-Event-ID must be a non-negative integer, got '\(header.prefix(40))'") }
+            guard let id = SessionEventID(header) else {
+                throw .invalidParameter("Last-Event-ID must be an event id (a non-negative integer, or <line>:<check>), got '\(header.prefix(40))'")
+            }
             return .after(id)
         }
         let query = request.uri.queryParameters
         if let after = query["after"] {
-            guard let id = Int(after), id >= 0 else { throw .invalidParameter("after must be a non-negative integer, got '\(after.prefix(40))'") }
+            guard let id = SessionEventID(String(after)) else {
+                throw .invalidParameter("after must be an event id (a non-negative integer, or <line>:<check>), got '\(after.prefix(40))'")
+            }
             return .after(id)
         }
         if let history = query["history"] {
@@ -80,7 +86,7 @@ struct EventStreamRoutes {
         }
         let cursor = try Self.cursor(for: request)
         var subscription = hub.subscribe(runID: id)
-        if case .after(let a) = cursor, a > subscription.lastLine {
+        if case .after(let known) = cursor, known.line > subscription.lastLine {
             // The client knows of lines not announced yet: let the catalog read the file now, then look again.
             hub.unsubscribe(subscription, runID: id)
             await catalog.catchUp(id: id)
@@ -88,11 +94,18 @@ struct EventStreamRoutes {
         }
         if case .unknown = subscription { throw APIError.sessionNotFound("session '\(id)' is gone") }
         let lastLine = subscription.lastLine
-        let after: Int
+        var after: Int
+        var reset: StreamReset?
         switch cursor {
-        case .after(let a):
-            // Still past the end: the file was replaced or truncated since. Replay the current one from the start.
-            after = a > lastLine ? 0 : a
+        case .after(let known):
+            after = known.line
+            if known.line > lastLine {
+                reset = StreamReset(resumedAfter: known.description, reason: "the run file is shorter than the event resumed after: it was replaced or truncated", ts: Timestamp.now())
+            } else if let check = known.check, known.line > 0, await Self.check(ofLine: known.line, runID: id, catalog: catalog) != check {
+                reset = StreamReset(resumedAfter: known.description, reason: "the run file was replaced or rewritten since that event", ts: Timestamp.now())
+            }
+            // The history the client knew is gone: it gets the current file from its first line.
+            if reset != nil { after = 0 }
         case .last(let n): after = max(0, lastLine - n)
         case .all: after = 0
         }
@@ -100,25 +113,39 @@ struct EventStreamRoutes {
         let eventLoop = context.eventLoop
         let catalog = self.catalog
         let hub = self.hub
-        let queue: SubscriberQueue?
-        if case .live(let q, _, _, _) = subscription { queue = q } else { queue = nil }
+        let watchdog = self.watchdog
+        let channel = context.channel
         let subscribed = subscription
+        var preamble = SSEFrame.preamble
+        if let reset {
+            var frame = SSEFrame.event(id: nil, name: StreamEventName.reset, value: reset)
+            preamble.writeBuffer(&frame)
+        }
+        let first = preamble
+        let replayAfter = after
         return Response(
             status: .ok, headers: Self.headers,
             body: ResponseBody { writer in
-                defer { hub.unsubscribe(subscribed, runID: id) }
+                let (watchID, watch) = watchdog.register { channel.close(promise: nil) }
+                defer {
+                    hub.unsubscribe(subscribed, runID: id)
+                    watchdog.unregister(watchID)
+                }
                 do {
                     try await request.body.consumeWithCancellationOnInboundClose { _ in
                         try await withGracefulShutdownHandler {
-                            try await writer.write(SSEFrame.preamble)
-                            try await Self.replay(runID: id, after: after, through: lastLine, catalog: catalog, writer: &writer)
-                            if let queue {
-                                try await Self.forward(queue, writer: &writer, eventLoop: eventLoop)
+                            try await watch.writing { try await writer.write(first) }
+                            try await Self.replay(runID: id, after: replayAfter, through: lastLine, catalog: catalog, writer: &writer, watch: watch)
+                            if case .live(let queue, let subscriberID, _, _) = subscribed {
+                                try await Self.forward(queue, writer: &writer, watch: watch, eventLoop: eventLoop) { writer, from in
+                                    try await Self.catchUp(runID: id, subscriberID: subscriberID, after: from, hub: hub, catalog: catalog, writer: &writer, watch: watch)
+                                }
                             } else if let snapshot = catalog.snapshot(id: id) {
-                                try await writer.write(EventHub.endFrame(for: snapshot))
+                                try await watch.writing { try await writer.write(EventHub.endFrame(for: snapshot)) }
                             }
                         } onGracefulShutdown: {
-                            queue?.close()
+                            if case .live(let queue, _, _, _) = subscribed { queue.close() }
+                            watch.closeIfStuck()
                         }
                     }
                 } catch is CancellationError {
@@ -133,9 +160,42 @@ struct EventStreamRoutes {
         )
     }
 
+    /// The check of line `line` of a run as the file holds it now (nil when that line is not an event any more).
+    static func check(ofLine line: Int, runID: String, catalog: RunCatalog) async -> UInt32? {
+        guard var position = catalog.replayStart(id: runID, afterLine: line - 1) else { return nil }
+        // From the checkpoint before it, in batches (a batch stops after about 512 KB).
+        while true {
+            let from = position
+            guard let batch = try? await NIOThreadPool.singleton.runIfActive({ try EventFileReader.read(from: from, after: line - 1, through: line) })
+            else { return nil }
+            if let event = batch.events.first(where: { $0.id == line }) { return SessionEventID.check(ts: event.ts, topic: event.topic) }
+            if batch.done { return nil }
+            position = batch.next
+        }
+    }
+
+    /// A subscriber that fell behind reads the file after `after` up to the run's head, as often as the head moves
+    /// meanwhile, then rejoins the live feed.
+    static func catchUp(
+        runID: String, subscriberID: Int, after: Int, hub: EventHub, catalog: RunCatalog, writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch
+    ) async throws {
+        var position = after
+        while let head = hub.head(runID: runID) {
+            if head > position {
+                try await replay(runID: runID, after: position, through: head, catalog: catalog, writer: &writer, watch: watch)
+                position = head
+            }
+            if hub.rejoin(runID: runID, subscriberID: subscriberID, at: position) { return }
+        }
+    }
+
     /// Writes the run's events with ids in (after, through], read back from the file in batches.
-    static func replay(runID: String, after: Int, through: Int, catalog: RunCatalog, writer: inout any ResponseBodyWriter) async throws {
-        guard through > after, var position = catalog.replayStart(id: runID, afterLine: after) else { return }
+    static func replay(
+        runID: String, after: Int, through: Int, catalog: RunCatalog, writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch
+    ) async throws {
+        guard through > after else { return }
+        // A run the catalog no longer has cannot be replayed: end the stream rather than skip what it held.
+        guard var position = catalog.replayStart(id: runID, afterLine: after) else { throw EventFileReader.ReadError.fileChanged }
         while true {
             let current = position
             let batch = try await NIOThreadPool.singleton.runIfActive {
@@ -147,7 +207,7 @@ struct EventStreamRoutes {
                     var frame = SSEFrame.workflow(event)
                     buffer.writeBuffer(&frame)
                 }
-                try await writer.write(buffer)
+                try await watch.writing { try await writer.write(buffer) }
             }
             if batch.done { return }
             position = batch.next
@@ -155,18 +215,25 @@ struct EventStreamRoutes {
     }
 
     /// Writes queued frames until the queue ends. What queued up while the last write was in flight goes out in one
-    /// write (one syscall for a burst, not one per frame); frames are never dropped or reordered.
+    /// write (one syscall for a burst, not one per frame); frames are never dropped or reordered. A catch-up marker
+    /// (the subscriber fell behind its budget) hands the writer to `catchUp`, which reads the durable log and rejoins.
     /// It runs on the connection's event loop (`eventLoop`), so a wake-up and its write are one hop, not two.
-    static func forward(_ queue: SubscriberQueue, writer: inout any ResponseBodyWriter, eventLoop: any EventLoop) async throws {
-        try await EventLoopExecutor.run(on: eventLoop) { try await forward(queue, writer: &writer) }
+    static func forward(
+        _ queue: SubscriberQueue, writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch, eventLoop: any EventLoop,
+        catchUp: (inout any ResponseBodyWriter, Int) async throws -> Void
+    ) async throws {
+        try await EventLoopExecutor.run(on: eventLoop) { try await forward(queue, writer: &writer, watch: watch, catchUp: catchUp) }
     }
 
-    private static func forward(_ queue: SubscriberQueue, writer: inout any ResponseBodyWriter) async throws {
+    private static func forward(
+        _ queue: SubscriberQueue, writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch,
+        catchUp: (inout any ResponseBodyWriter, Int) async throws -> Void
+    ) async throws {
         while true {
             let batch = await queue.nextBatch()
             if batch.isEmpty { return }
             if batch.count == 1, case .frame(let frame) = batch[0] {
-                try await writer.write(frame)
+                try await watch.writing { try await writer.write(frame) }
                 continue
             }
             var buffer = ByteBuffer()
@@ -178,10 +245,20 @@ struct EventStreamRoutes {
                 case .end(var frame):
                     buffer.writeBuffer(&frame)
                     ended = true
+                case .catchUp(let after):
+                    if buffer.readableBytes > 0 {
+                        let pending = buffer
+                        try await watch.writing { try await writer.write(pending) }
+                        buffer.clear()
+                    }
+                    try await catchUp(&writer, after)
                 }
                 if ended { break }
             }
-            try await writer.write(buffer)
+            if buffer.readableBytes > 0 {
+                let pending = buffer
+                try await watch.writing { try await writer.write(pending) }
+            }
             if ended { return }
         }
     }
@@ -196,19 +273,34 @@ struct EventStreamRoutes {
         let hub = self.hub
         let logger = context.logger
         let eventLoop = context.eventLoop
+        let watchdog = self.watchdog
+        let channel = context.channel
         return Response(
             status: .ok, headers: Self.headers,
             body: ResponseBody { writer in
-                defer { hub.unsubscribeGlobal(subscriberID: subscriberID) }
+                let (watchID, watch) = watchdog.register { channel.close(promise: nil) }
+                defer {
+                    hub.unsubscribeGlobal(subscriberID: subscriberID)
+                    watchdog.unregister(watchID)
+                }
                 do {
                     try await request.body.consumeWithCancellationOnInboundClose { _ in
                         try await withGracefulShutdownHandler {
                             var buffer = SSEFrame.preamble
                             for var frame in initial { buffer.writeBuffer(&frame) }
-                            try await writer.write(buffer)
-                            try await Self.forward(queue, writer: &writer, eventLoop: eventLoop)
+                            let first = buffer
+                            try await watch.writing { try await writer.write(first) }
+                            try await Self.forward(queue, writer: &writer, watch: watch, eventLoop: eventLoop) { writer, after in
+                                // The global log is in memory: what was missed comes in one piece, and the
+                                // subscriber rejoins in the same step.
+                                var missed = ByteBuffer()
+                                for var frame in hub.globalCatchUp(subscriberID: subscriberID, after: after) { missed.writeBuffer(&frame) }
+                                let pending = missed
+                                try await watch.writing { try await writer.write(pending) }
+                            }
                         } onGracefulShutdown: {
                             queue.close()
+                            watch.closeIfStuck()
                         }
                     }
                 } catch {

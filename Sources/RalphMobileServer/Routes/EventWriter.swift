@@ -13,7 +13,13 @@ struct EventWriter: Sendable {
     /// Appends `{"payload":…,"topic":…,"ts":…}` (the line `ralph emit` writes) to the run's file with one `O_APPEND`
     /// write, and returns its id. The run must be live (running or paused): ralph reads new lines at the end of each
     /// iteration, and a finished run reads nothing.
-    func append(topic: String, payload: JSONValue, to snapshot: RunSnapshot, at date: Date) async throws(APIError) -> Int {
+    /// Appends the line and returns its id as the session stream shows it (`<line>:<check>`).
+    func append(topic: String, payload: JSONValue, to snapshot: RunSnapshot, at date: Date) async throws(APIError) -> SessionEventID {
+        let line = try await appendLine(topic: topic, payload: payload, to: snapshot, at: date)
+        return SessionEventID(line: line, check: SessionEventID.check(ts: Timestamp.formatRalph(date), topic: topic))
+    }
+
+    private func appendLine(topic: String, payload: JSONValue, to snapshot: RunSnapshot, at date: Date) async throws(APIError) -> Int {
         guard snapshot.isLive else {
             throw .notRunning("session \(snapshot.id) is not running (\(snapshot.status.rawValue)); ralph would never read the event")
         }

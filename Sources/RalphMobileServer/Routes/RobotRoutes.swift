@@ -45,7 +45,7 @@ struct RobotRoutes {
         }
         let date = Date()
         let id = try await events.append(topic: "human.response", payload: .string(text), to: snapshot, at: date)
-        return JSONResponse.make(RobotResponseAck(success: true, questionId: pending.id, deliveredAt: Timestamp.format(date), id: String(id)))
+        return JSONResponse.make(RobotResponseAck(success: true, questionId: pending.id, deliveredAt: Timestamp.format(date), id: id.description))
     }
 
     /// Guidance for a run's next iteration (`human.guidance`). Without `session_id`, the only live run.
@@ -67,6 +67,6 @@ struct RobotRoutes {
         }
         let date = Date()
         let id = try await events.append(topic: "human.guidance", payload: .string(text), to: snapshot, at: date)
-        return JSONResponse.make(RobotGuidanceAck(success: true, sessionId: snapshot.id, deliveredAt: Timestamp.format(date), id: String(id)))
+        return JSONResponse.make(RobotGuidanceAck(success: true, sessionId: snapshot.id, deliveredAt: Timestamp.format(date), id: id.description))
     }
 }

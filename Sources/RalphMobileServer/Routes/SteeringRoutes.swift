@@ -94,7 +94,7 @@ struct SteeringRoutes {
         let snapshot = try await lookup.run(context.parameters.get("id") ?? "")
         let date = Date()
         let id = try await events.append(topic: body.topic, payload: body.payload ?? .null, to: snapshot, at: date)
-        return JSONResponse.make(EmitResponse(success: true, topic: body.topic, timestamp: Timestamp.format(date), id: String(id)))
+        return JSONResponse.make(EmitResponse(success: true, topic: body.topic, timestamp: Timestamp.format(date), id: id.description))
     }
 
     func steer(_ request: Request, _ context: AppRequestContext) async throws -> Response {
@@ -104,7 +104,7 @@ struct SteeringRoutes {
         let snapshot = try await lookup.run(context.parameters.get("id") ?? "")
         let date = Date()
         let id = try await events.append(topic: "human.guidance", payload: .string(message), to: snapshot, at: date)
-        return JSONResponse.make(SteerResponse(status: "delivered", deliveredAt: Timestamp.format(date), id: String(id)))
+        return JSONResponse.make(SteerResponse(status: "delivered", deliveredAt: Timestamp.format(date), id: id.description))
     }
 
     // MARK: - Log

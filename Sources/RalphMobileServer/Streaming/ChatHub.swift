@@ -17,11 +17,14 @@ final class ChatHub: Sendable {
         var nextSubscriberID = 0
     }
 
-    let queueCapacity: Int
+    /// Bounds of each subscriber's queue (see ``SubscriberQueue``).
+    let queueBytes: Int
+    let queueFrames: Int
     private let state = Mutex(State())
 
-    init(queueCapacity: Int) {
-        self.queueCapacity = queueCapacity
+    init(queueBytes: Int, queueFrames: Int) {
+        self.queueBytes = queueBytes
+        self.queueFrames = queueFrames
     }
 
     /// Makes a conversation known with the last sequence number already stored.
@@ -42,8 +45,8 @@ final class ChatHub: Sendable {
         guard !events.isEmpty else { return }
         state.withLock { state in
             guard var channel = state.channels[conversationID] else { return }
-            let fresh = events.filter { $0.seq > channel.lastSeq }
-            for (id, queue) in channel.subscribers where !queue.push(contentsOf: fresh.map(\.frame)) {
+            let fresh = events.filter { $0.seq > channel.lastSeq }.map { (position: $0.seq, frame: $0.frame) }
+            for (id, queue) in channel.subscribers where !queue.push(contentsOf: fresh) {
                 channel.subscribers[id] = nil
             }
             channel.lastSeq = max(channel.lastSeq, events.last?.seq ?? 0)
@@ -57,10 +60,26 @@ final class ChatHub: Sendable {
             guard var channel = state.channels[conversationID] else { return nil }
             state.nextSubscriberID += 1
             let id = state.nextSubscriberID
-            let queue = SubscriberQueue(capacity: queueCapacity)
+            let queue = SubscriberQueue(byteBudget: queueBytes, frameLimit: queueFrames, position: channel.lastSeq)
             channel.subscribers[id] = queue
             state.channels[conversationID] = channel
             return (queue, id, channel.lastSeq)
+        }
+    }
+
+    /// The last sequence number published for a conversation, nil for one that is gone.
+    func head(conversationID: String) -> Int? {
+        state.withLock { $0.channels[conversationID]?.lastSeq }
+    }
+
+    /// A catching-up subscriber read the store through `seq`: if that is still the head, it takes live frames again
+    /// (true); else it must read on (false). True once it no longer subscribes.
+    func rejoin(conversationID: String, subscriberID: Int, at seq: Int) -> Bool {
+        state.withLock { state in
+            guard let channel = state.channels[conversationID], let queue = channel.subscribers[subscriberID] else { return true }
+            guard channel.lastSeq == seq else { return false }
+            queue.rejoin(at: seq)
+            return true
         }
     }
 

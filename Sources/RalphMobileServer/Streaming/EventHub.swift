@@ -55,12 +55,15 @@ final class EventHub: RunCatalogObserver, Sendable {
 
     /// Distinguishes this server process in global-stream ids (`<epoch>-<sequence>`).
     let epoch: String
-    let queueCapacity: Int
+    /// Bounds of each subscriber's queue (see ``SubscriberQueue``).
+    let queueBytes: Int
+    let queueFrames: Int
     let globalLogCapacity: Int
     private let state = Mutex(State())
 
-    init(queueCapacity: Int, globalLogCapacity: Int = 4096) {
-        self.queueCapacity = queueCapacity
+    init(queueBytes: Int, queueFrames: Int, globalLogCapacity: Int = 4096) {
+        self.queueBytes = queueBytes
+        self.queueFrames = queueFrames
         self.globalLogCapacity = globalLogCapacity
         self.epoch = String(UInt32.random(in: 0...UInt32.max), radix: 16)
     }
@@ -79,7 +82,7 @@ final class EventHub: RunCatalogObserver, Sendable {
             let end = snapshot.isLive ? nil : Self.endFrame(for: snapshot)
             state.withLock { state in
                 guard var channel = state.runs[snapshot.id] else { return }
-                let fresh = frames.filter { $0.id > channel.lastLine }.map(\.frame)
+                let fresh = frames.filter { $0.id > channel.lastLine }.map { (position: $0.id, frame: $0.frame) }
                 for (id, queue) in channel.subscribers where !queue.push(contentsOf: fresh) {
                     channel.subscribers[id] = nil
                 }
@@ -180,7 +183,7 @@ final class EventHub: RunCatalogObserver, Sendable {
         let frame = SSEFrame.event(id: "\(epoch)-\(state.globalSequence)", name: name, value: value)
         state.globalLog.append(GlobalEntry(sequence: state.globalSequence, frame: frame))
         if state.globalLog.count > globalLogCapacity { state.globalLog.removeFirst(state.globalLog.count - globalLogCapacity) }
-        for (id, queue) in state.globalSubscribers where !queue.push(frame) {
+        for (id, queue) in state.globalSubscribers where !queue.push(frame, position: state.globalSequence) {
             state.globalSubscribers[id] = nil
         }
     }
@@ -194,10 +197,28 @@ final class EventHub: RunCatalogObserver, Sendable {
             guard channel.isLive else { return .finished(lastLine: channel.lastLine, generation: channel.generation) }
             state.nextSubscriberID += 1
             let id = state.nextSubscriberID
-            let queue = SubscriberQueue(capacity: queueCapacity)
+            let queue = SubscriberQueue(byteBudget: queueBytes, frameLimit: queueFrames, position: channel.lastLine)
             channel.subscribers[id] = queue
             state.runs[runID] = channel
             return .live(queue: queue, subscriberID: id, lastLine: channel.lastLine, generation: channel.generation)
+        }
+    }
+
+    /// The id of the last event delivered live on a run (how far a catching-up subscriber must read), nil for a run
+    /// that is gone.
+    func head(runID: String) -> Int? {
+        state.withLock { $0.runs[runID]?.lastLine }
+    }
+
+    /// A catching-up subscriber read the file through `line`: if that is still the head, it takes live frames again
+    /// (true); if more arrived meanwhile, it must read on (false). True as well once it no longer subscribes (the run
+    /// ended or went away: what follows is in its queue).
+    func rejoin(runID: String, subscriberID: Int, at line: Int) -> Bool {
+        state.withLock { state in
+            guard let channel = state.runs[runID], let queue = channel.subscribers[subscriberID] else { return true }
+            guard channel.lastLine == line else { return false }
+            queue.rejoin(at: line)
+            return true
         }
     }
 
@@ -218,26 +239,54 @@ final class EventHub: RunCatalogObserver, Sendable {
                 initial = state.globalLog.filter { $0.sequence > sequence }.map(\.frame)
                 resumed = true
             } else {
-                let sessions = state.sessions.values.sorted { ($0.startedAt, $0.id) > ($1.startedAt, $1.id) }
-                let now = Date()
-                for var session in sessions {
-                    if let started = Timestamp.parse(session.startedAt), session.mode == .live {
-                        session.elapsedSecs = max(0, Int(now.timeIntervalSince(started)))
-                    }
-                    initial.append(SSEFrame.event(id: nil, name: StreamEventName.sessionAdded, value: session))
-                }
-                for approval in state.pendingApprovals.values.sorted(by: { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }) {
-                    initial.append(SSEFrame.event(id: nil, name: ChatEventName.approvalPending, value: approval))
-                }
+                initial = snapshot(state: state)
             }
-            let ready = GlobalReady(sessions: state.sessions.count, resumed: resumed)
-            initial.append(SSEFrame.event(id: "\(epoch)-\(state.globalSequence)", name: "ready", value: ready))
+            initial.append(readyFrame(resumed: resumed, state: state))
             state.nextSubscriberID += 1
             let id = state.nextSubscriberID
-            let queue = SubscriberQueue(capacity: queueCapacity)
+            let queue = SubscriberQueue(byteBudget: queueBytes, frameLimit: queueFrames, position: state.globalSequence)
             state.globalSubscribers[id] = queue
             return (queue, id, initial)
         }
+    }
+
+    /// What a global subscriber that fell behind missed after `sequence`: the entries of the global log, or — when the
+    /// log no longer reaches back that far — every session and pending approval again and a `ready` frame, as for a new
+    /// subscriber. It rejoins the live feed in the same step, so the frames returned come right before what it queues
+    /// next.
+    func globalCatchUp(subscriberID: Int, after sequence: Int) -> [ByteBuffer] {
+        state.withLock { state in
+            let frames: [ByteBuffer]
+            if sequence >= (state.globalLog.first?.sequence ?? state.globalSequence + 1) - 1 {
+                frames = state.globalLog.filter { $0.sequence > sequence }.map(\.frame)
+            } else {
+                frames = snapshot(state: state) + [readyFrame(resumed: false, state: state)]
+            }
+            state.globalSubscribers[subscriberID]?.rejoin(at: state.globalSequence)
+            return frames
+        }
+    }
+
+    /// Every session as `session.added` and every pending approval as `approval.pending`.
+    private func snapshot(state: State) -> [ByteBuffer] {
+        var frames: [ByteBuffer] = []
+        let sessions = state.sessions.values.sorted { ($0.startedAt, $0.id) > ($1.startedAt, $1.id) }
+        let now = Date()
+        for var session in sessions {
+            if let started = Timestamp.parse(session.startedAt), session.mode == .live {
+                session.elapsedSecs = max(0, Int(now.timeIntervalSince(started)))
+            }
+            frames.append(SSEFrame.event(id: nil, name: StreamEventName.sessionAdded, value: session))
+        }
+        for approval in state.pendingApprovals.values.sorted(by: { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }) {
+            frames.append(SSEFrame.event(id: nil, name: ChatEventName.approvalPending, value: approval))
+        }
+        return frames
+    }
+
+    /// The `ready` frame, carrying the current id.
+    private func readyFrame(resumed: Bool, state: State) -> ByteBuffer {
+        SSEFrame.event(id: "\(epoch)-\(state.globalSequence)", name: "ready", value: GlobalReady(sessions: state.sessions.count, resumed: resumed))
     }
 
     func unsubscribeGlobal(subscriberID: Int) {

@@ -42,9 +42,11 @@ enum SSEFrame {
         return buffer
     }
 
-    /// A ralph event as a `workflow` frame whose id is its line number.
+    /// A ralph event as a `workflow` frame whose id is its line number and the check of what that line holds
+    /// (``SessionEventID``).
     static func workflow(_ event: RalphEvent) -> ByteBuffer {
-        Self.event(id: String(event.id), name: StreamEventName.workflow, data: JSONWriter.bytes(WorkflowPayload.object(event)))
+        let id = SessionEventID(line: event.id, check: SessionEventID.check(ts: event.ts, topic: event.topic))
+        return Self.event(id: id.description, name: StreamEventName.workflow, data: JSONWriter.bytes(WorkflowPayload.object(event)))
     }
 
     /// An `Encodable` value as an event frame.

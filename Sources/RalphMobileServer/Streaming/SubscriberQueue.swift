@@ -2,15 +2,21 @@ import DequeModule
 import NIOCore
 import Synchronization
 
-/// The bounded queue between the event hub and one SSE connection.
+/// The queue between a hub and one SSE connection, bounded in bytes.
 ///
-/// The hub pushes pre-encoded frames without ever waiting. A subscriber that falls more than `capacity` frames behind
-/// is *cut*: it gets what is already queued, then its stream closes, and the client resumes with `Last-Event-ID`.
-/// Nothing is skipped silently and a slow client never holds up the others.
+/// The hub pushes pre-encoded frames (shared by every subscriber) without ever waiting, each with its position in the
+/// stream's durable log (a run's line number, a conversation's sequence number, the global stream's sequence). A
+/// subscriber that falls more than ``byteBudget`` bytes (or ``frameLimit`` frames) behind is never cut and never
+/// skipped: the queue stops taking frames and hands its writer a ``Item/catchUp(after:)``; the writer reads what it
+/// missed from the durable log (the events file, the chat event table, the global log) and, once it has reached the
+/// hub's head, ``rejoin(at:)``s the live feed under the hub's lock — so nothing is lost or repeated, and a slow client
+/// costs at most its budget in memory however fast events come.
 final class SubscriberQueue: Sendable {
     enum Item: Sendable {
         case frame(ByteBuffer)
         case heartbeat
+        /// Read the durable log after this position, then rejoin.
+        case catchUp(after: Int)
         /// The last item: write it, then close the stream.
         case end(ByteBuffer)
     }
@@ -18,50 +24,74 @@ final class SubscriberQueue: Sendable {
     enum Termination: Sendable, Equatable {
         /// The run ended (an `end` frame is queued).
         case ended
-        /// The subscriber fell behind.
-        case overflow
-        /// The server is shutting down or the run file went away.
+        /// The server is shutting down, the run file went away, or the writer was cancelled.
         case closed
     }
 
     struct State {
         var items = Deque<Item>()
+        /// Bytes of the queued frames.
+        var bytes = 0
+        var frames = 0
         var waiter: CheckedContinuation<Item?, Never>?
         var termination: Termination?
         var lastActivity = ContinuousClock.now
         var cancelled = false
+        /// Log position of the last frame queued (or caught up to).
+        var position: Int
+        /// Frames are not queued: the writer is catching up from the durable log.
+        var lagging = false
     }
 
-    let capacity: Int
-    private let state = Mutex(State())
+    let byteBudget: Int
+    let frameLimit: Int
+    private let state: Mutex<State>
 
-    init(capacity: Int) {
-        self.capacity = capacity
+    /// - Parameter position: the log position the subscriber starts after (what it is replayed up to).
+    init(byteBudget: Int, frameLimit: Int, position: Int) {
+        self.byteBudget = byteBudget
+        self.frameLimit = frameLimit
+        self.state = Mutex(State(position: position))
     }
 
     var termination: Termination? { state.withLock { $0.termination } }
+    var isLagging: Bool { state.withLock { $0.lagging } }
+    /// Bytes queued now (for tests and diagnostics).
+    var queuedBytes: Int { state.withLock { $0.bytes } }
 
-    /// Queues a frame; false if the subscriber was cut (now or before).
+    /// Queues a frame at log `position`; false once the queue is terminated. Over budget, the queue switches to
+    /// catching up instead (and frames are not queued until it rejoins).
     @discardableResult
-    func push(_ frame: ByteBuffer) -> Bool {
+    func push(_ frame: ByteBuffer, position: Int) -> Bool {
         deliver { state in
             guard state.termination == nil else { return (nil, false) }
-            if state.items.count >= capacity {
-                state.termination = .overflow
-                return (nil, false)
+            guard !state.lagging else { return (nil, true) }
+            let size = frame.readableBytes
+            if state.frames > 0, state.bytes + size > byteBudget || state.frames >= frameLimit {
+                state.lagging = true
+                return (.catchUp(after: state.position), true)
             }
+            state.position = position
             return (.frame(frame), true)
         }
     }
 
-    /// Queues frames in order; false if the subscriber was cut.
+    /// Queues frames in order; false once the queue is terminated.
     @discardableResult
-    func push(contentsOf frames: [ByteBuffer]) -> Bool {
-        for frame in frames where !push(frame) { return false }
+    func push(contentsOf frames: [(position: Int, frame: ByteBuffer)]) -> Bool {
+        for (position, frame) in frames where !push(frame, position: position) { return false }
         return true
     }
 
-    /// Queues the final frame; nothing after it is accepted.
+    /// The writer caught up to `position` (the hub's head, read under the hub's lock): frames are queued again.
+    func rejoin(at position: Int) {
+        state.withLock { state in
+            state.lagging = false
+            state.position = position
+        }
+    }
+
+    /// Queues the final frame; nothing after it is accepted. A lagging subscriber gets it after its catch-up.
     func end(with frame: ByteBuffer) {
         _ = deliver { state in
             guard state.termination == nil else { return (nil, false) }
@@ -98,6 +128,10 @@ final class SubscriberQueue: Sendable {
                     return (waiter, item, result)
                 }
                 state.items.append(item)
+                if case .frame(let frame) = item {
+                    state.bytes += frame.readableBytes
+                    state.frames += 1
+                }
                 return (nil, nil, result)
             }
             if state.termination != nil, state.items.isEmpty, let waiter = state.waiter {
@@ -110,24 +144,33 @@ final class SubscriberQueue: Sendable {
         return result
     }
 
-    /// Everything queued, oldest first, up to `limit` items, waiting for at least one; empty once the queue is
-    /// terminated and drained, or the task is cancelled. Lets a writer send a burst with one write.
-    func nextBatch(limit: Int = 512) async -> [Item] {
+    /// Queued items, oldest first, up to `limit` items or about `byteLimit` bytes, waiting for at least one; empty once
+    /// the queue is terminated and drained, or the task is cancelled. Lets a writer send a burst with one write.
+    func nextBatch(limit: Int = 512, byteLimit: Int = 256 << 10) async -> [Item] {
         let immediate: [Item]? = state.withLock { state in
             guard !state.cancelled, !state.items.isEmpty else { return nil }
-            return Self.take(&state.items, limit: limit)
+            return Self.take(&state, limit: limit, byteLimit: byteLimit)
         }
         if let immediate { return immediate }
         guard let first = await next() else { return [] }
-        let rest = state.withLock { state in Self.take(&state.items, limit: limit - 1) }
+        if case .catchUp = first { return [first] }
+        let rest = state.withLock { state in Self.take(&state, limit: limit - 1, byteLimit: byteLimit) }
         return [first] + rest
     }
 
-    private static func take(_ items: inout Deque<Item>, limit: Int) -> [Item] {
-        let count = min(limit, items.count)
-        guard count > 0 else { return [] }
-        let taken = Array(items.prefix(count))
-        items.removeFirst(count)
+    /// Takes items from the front, stopping after a catch-up marker (it needs the writer before anything else).
+    private static func take(_ state: inout State, limit: Int, byteLimit: Int) -> [Item] {
+        var taken: [Item] = []
+        var bytes = 0
+        while taken.count < limit, bytes < byteLimit, let item = state.items.popFirst() {
+            if case .frame(let frame) = item {
+                state.bytes -= frame.readableBytes
+                state.frames -= 1
+                bytes += frame.readableBytes
+            }
+            taken.append(item)
+            if case .catchUp = item { break }
+        }
         return taken
     }
 
@@ -137,7 +180,13 @@ final class SubscriberQueue: Sendable {
             await withCheckedContinuation { (continuation: CheckedContinuation<Item?, Never>) in
                 let immediate: Item?? = state.withLock { state in
                     if state.cancelled { return .some(nil) }
-                    if let item = state.items.popFirst() { return .some(item) }
+                    if let item = state.items.popFirst() {
+                        if case .frame(let frame) = item {
+                            state.bytes -= frame.readableBytes
+                            state.frames -= 1
+                        }
+                        return .some(item)
+                    }
                     if state.termination != nil { return .some(nil) }
                     state.waiter = continuation
                     return .none

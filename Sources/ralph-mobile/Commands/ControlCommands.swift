@@ -91,7 +91,7 @@ struct EmitCommand: AsyncParsableCommand {
     func run() async throws {
         try await target.perform { client in
             let answer = try await client.emit(target.id, topic: topic, payload: payload.map(Self.payload))
-            return "emitted \(answer.topic) (event \(answer.id)) at \(answer.timestamp)"
+            return "emitted \(answer.topic) (event #\(SessionEventID(answer.id)?.line.description ?? answer.id)) at \(answer.timestamp)"
         }
     }
 

@@ -57,6 +57,11 @@ struct EventsCommand: AsyncParsableCommand {
                         break
                     }
                 case .event(let frame):
+                    if frame.event == StreamEventName.reset {
+                        let reset = try? JSONDecoder().decode(StreamReset.self, from: Data(frame.data.utf8))
+                        Self.note(note.paint("— the run's events file was replaced (\(reset?.reason ?? "rewritten")); its events follow from line 1 —", Theme.gold))
+                        continue
+                    }
                     guard frame.event == StreamEventName.workflow else { continue }
                     if json {
                         say(frame.data)

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import RalphAPI
 import Synchronization
 
 /// One server-sent event as a client sees it.
@@ -13,6 +14,8 @@ struct SSEMessage: Sendable, Equatable {
     var comments: [String] = []
 
     var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any] ?? [:] }
+    /// The line number a session stream's id names (`17` of `17:3fa2c901`).
+    var line: Int? { id.flatMap { SessionEventID($0)?.line } }
 }
 
 /// A streaming SSE connection for tests: reads the body incrementally and parses frames as they arrive.

@@ -56,13 +56,18 @@ export const encodePath = (value) => String(value).split('/').map(encodeURICompo
 /// - Resume: the browser sends `Last-Event-ID` itself when it reconnects. When EventSource gives up (a non-200
 ///   answer, e.g. while the server restarts), we reconnect ourselves with `?after=<last id>` and back off 1 s … 30 s.
 /// - `dedupe` (default on): streams whose ids only grow (a run's line numbers, a conversation's sequence) drop any
-///   frame whose id is not above the last one seen, so a reconnect never shows an event twice.
+///   frame whose id is not above the last one seen, so a reconnect never shows an event twice. A session stream's id
+///   is `<line>:<check>`: the line orders, the whole id goes back to the server, which checks it still names the
+///   same event.
+/// - `reset` (session streams): the run's file was replaced or rewritten since the event resumed after; what was
+///   shown is history that no longer exists, ids start again, and `onReset(data)` is called before the new events.
 /// - `end`: the server says the stream is over; the stream closes and does not reconnect.
 /// - `onState(state, info)`: `connecting`, `live`, `reconnecting`, `ended`, `closed`; `info` has `attempts`
 ///   (reconnects so far), `received` (events delivered) and `lastId`.
-export function openStream(url, { events = {}, onState = () => {}, onEnd = () => {}, dedupe = true } = {}) {
+export function openStream(url, { events = {}, onState = () => {}, onEnd = () => {}, onReset = () => {}, dedupe = true } = {}) {
   let source = null;
   let lastId = null;
+  let lastRawId = null;
   let attempts = 0;
   let received = 0;
   let closed = false;
@@ -80,9 +85,12 @@ export function openStream(url, { events = {}, onState = () => {}, onEnd = () =>
     if (lastId === null || !dedupe || typeof lastId !== 'number') return url;
     const u = new URL(url, location.href);
     u.searchParams.delete('history');
-    u.searchParams.set('after', String(lastId));
+    u.searchParams.set('after', lastRawId || String(lastId));
     return u.pathname + u.search;
   }
+
+  /// The order of an id: the number it starts with (`17` of `17:3fa2c901`), else NaN.
+  const order = (id) => (/^\d+(:[0-9a-f]{8})?$/.test(id) ? parseInt(id, 10) : NaN);
 
   function deliver(name, event) {
     // A stream may name its own events `error` (a conversation's failed turn); EventSource also fires `error` for a
@@ -90,9 +98,10 @@ export function openStream(url, { events = {}, onState = () => {}, onEnd = () =>
     if (!(event instanceof MessageEvent)) return;
     const id = event.lastEventId;
     if (id !== undefined && id !== '') {
-      const numeric = Number(id);
+      const numeric = order(id);
       if (dedupe && Number.isFinite(numeric) && lastId !== null && numeric <= lastId) return;
       lastId = Number.isFinite(numeric) ? numeric : id;
+      lastRawId = id;
     }
     let data = event.data;
     try { data = JSON.parse(event.data); } catch { /* keep the text */ }
@@ -124,6 +133,14 @@ export function openStream(url, { events = {}, onState = () => {}, onEnd = () =>
     for (const name of Object.keys(events)) {
       source.addEventListener(name, (event) => deliver(name, event));
     }
+    source.addEventListener('reset', (event) => {
+      let data = event.data;
+      try { data = JSON.parse(event.data); } catch { /* text */ }
+      // The ids of the new file start again from 1.
+      lastId = null;
+      lastRawId = null;
+      onReset(data);
+    });
     source.addEventListener('end', (event) => {
       let data = event.data;
       try { data = JSON.parse(event.data); } catch { /* text */ }

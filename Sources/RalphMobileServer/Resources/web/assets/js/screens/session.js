@@ -680,7 +680,17 @@ class DetailScreen {
       events: { workflow: (data, id) => this.onEvent(data, id) },
       onState: (state, info) => this.onStreamState(state, info),
       onEnd: (data) => this.onEnd(data),
+      onReset: (data) => this.onReset(data),
     });
+  }
+
+  /// The run's file was replaced or rewritten: what is shown no longer exists; its new events follow.
+  onReset(data) {
+    if (this.disposed) return;
+    this.seen.clear();
+    this.eventList.replaceChildren();
+    this.emptyEl.hidden = false;
+    toast('This run\'s events file was replaced: showing it again from its first line.' + (data && data.reason ? ' (' + data.reason + ')' : ''));
   }
 
   onStreamState(state, info) {
@@ -700,6 +710,7 @@ class DetailScreen {
     const key = String(id !== undefined && id !== '' ? id : data.id);
     if (this.seen.has(key)) return;
     this.seen.add(key);
+    const line = data.id !== undefined ? String(data.id) : key.split(':')[0];
     this.received += 1;
     this.countEl.textContent = String(this.received);
     this.exportEvents.push(data);
@@ -708,7 +719,7 @@ class DetailScreen {
       this.exportDropped += 1;
     }
     this.emptyEl.hidden = true;
-    this.eventList.prepend(this.eventRow(data, key));
+    this.eventList.prepend(this.eventRow(data, line));
     while (this.eventList.children.length > KEEP_SHOWN) this.eventList.lastElementChild.remove();
     this.scheduleRefresh();
   }

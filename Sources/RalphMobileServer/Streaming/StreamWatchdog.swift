@@ -1,0 +1,73 @@
+import Synchronization
+
+/// Disconnects event streams whose client stopped reading.
+///
+/// A slow client is caught up from the durable log (``SubscriberQueue``), so it costs little memory; but a client that
+/// reads nothing at all would hold its connection forever, with a write that never completes. Every stream writes
+/// through its ``Watch``; ``sweep(now:timeout:)`` (once a second) closes the connection of any stream whose write has
+/// been waiting for longer than the timeout. Heartbeats keep an idle stream writing, so a live but quiet client is
+/// never taken for a stalled one.
+final class StreamWatchdog: Sendable {
+    /// One stream's write timing and how to close its connection.
+    final class Watch: Sendable {
+        fileprivate let since = Mutex<ContinuousClock.Instant?>(nil)
+        fileprivate let close: @Sendable () -> Void
+
+        fileprivate init(close: @escaping @Sendable () -> Void) {
+            self.close = close
+        }
+
+        /// On shutdown: a write still waiting after `grace` (the client reads nothing) would hold the shutdown
+        /// forever, so the connection is closed then.
+        func closeIfStuck(after grace: Duration = .milliseconds(500)) {
+            Task { [self] in
+                try? await Task.sleep(for: grace)
+                if since.withLock({ $0 != nil }) { close() }
+            }
+        }
+
+        /// Runs a write of the stream, timing it.
+        func writing<T>(_ body: () async throws -> T) async rethrows -> T {
+            since.withLock { $0 = .now }
+            defer { since.withLock { $0 = nil } }
+            return try await body()
+        }
+    }
+
+    private struct State {
+        var watches: [Int: Watch] = [:]
+        var nextID = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// Watches a stream until ``unregister(_:)``; `close` closes its connection.
+    func register(close: @escaping @Sendable () -> Void) -> (id: Int, watch: Watch) {
+        let watch = Watch(close: close)
+        let id = state.withLock { state in
+            state.nextID += 1
+            state.watches[state.nextID] = watch
+            return state.nextID
+        }
+        return (id, watch)
+    }
+
+    func unregister(_ id: Int) {
+        _ = state.withLock { $0.watches.removeValue(forKey: id) }
+    }
+
+    /// Closes the connections whose write has waited `timeout` or more; returns how many.
+    @discardableResult
+    func sweep(now: ContinuousClock.Instant = .now, timeout: Duration) -> Int {
+        let stalled = state.withLock { state -> [Watch] in
+            let found = state.watches.filter { _, watch in watch.since.withLock { $0.map { now - $0 >= timeout } ?? false } }
+            for id in found.keys { state.watches[id] = nil }
+            return Array(found.values)
+        }
+        for watch in stalled { watch.close() }
+        return stalled.count
+    }
+
+    /// Streams watched now.
+    var count: Int { state.withLock { $0.watches.count } }
+}

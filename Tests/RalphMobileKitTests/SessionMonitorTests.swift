@@ -175,6 +175,26 @@ struct SessionMonitorTests {
         await h.stop()
     }
 
+    @Test("a run file rewritten while watched: the monitor is told, drops what it showed and shows the new file from its first line")
+    func rewrittenFile() async throws {
+        let h = try await KitHarness.start()
+        let (writer, id) = try await h.writeRun()
+        for n in 1...30 { try writer.record(topic: "build.note", payload: "old \(n)", iteration: n, hat: "builder") }
+        let m = monitor(h, id)
+        await m.connect()
+        try await until(10, "the old events") { m.events.first?.payload == "old 30" }
+        // The run's file is replaced by one with more lines than were shown, none of them the same.
+        let replacement = writer.eventsFile + ".new"
+        let lines = (1...60).map { #"{"ts":"2026-03-01T10:00:\#(String(format: "%02d", $0 % 60)).123456789+00:00","iteration":1,"hat":"builder","topic":"rewritten","payload":"new \#($0)"}"# }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: replacement, atomically: false, encoding: .utf8)
+        #expect(rename(replacement, writer.eventsFile) == 0)
+        try await until(15, "the reset and the new events") { m.reset != nil && m.events.count == 60 }
+        #expect(m.events.allSatisfy { $0.topic == "rewritten" }, "nothing of the old file is left")
+        #expect(m.events.first?.payload == "new 60" && m.events.last?.payload == "new 1", "nothing of the new file skipped")
+        m.disconnect()
+        await h.stop()
+    }
+
     @Test("an unknown session is an error, not a stream")
     func unknownSessionIsError() async throws {
         let h = try await KitHarness.start()

@@ -15,6 +15,8 @@ final class ChatHub: Sendable {
     struct State {
         var channels: [String: Channel] = [:]
         var nextSubscriberID = 0
+        /// Catch-ups finished (subscribers that fell behind, read the durable log and rejoined), for diagnostics.
+        var catchUps = 0
     }
 
     /// Bounds of each subscriber's queue (see ``SubscriberQueue``).
@@ -79,6 +81,7 @@ final class ChatHub: Sendable {
             guard let channel = state.channels[conversationID], let queue = channel.subscribers[subscriberID] else { return true }
             guard channel.lastSeq == seq else { return false }
             queue.rejoin(at: seq)
+            state.catchUps += 1
             return true
         }
     }
@@ -101,6 +104,9 @@ final class ChatHub: Sendable {
         }
         for queue in queues { queue.close() }
     }
+
+    /// Catch-ups finished since the start.
+    var catchUpCount: Int { state.withLock { $0.catchUps } }
 
     var subscriberCount: Int { state.withLock { $0.channels.values.reduce(0) { $0 + $1.subscribers.count } } }
 }

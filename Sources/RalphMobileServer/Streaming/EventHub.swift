@@ -29,6 +29,8 @@ final class EventHub: RunCatalogObserver, Sendable {
         /// Last announced summary per session.
         var sessions: [String: Session] = [:]
         var nextSubscriberID = 0
+        /// Catch-ups finished (subscribers that fell behind, read the durable log and rejoined), for diagnostics.
+        var catchUps = 0
         var globalSequence = 0
         var globalLog = Deque<GlobalEntry>()
         var globalSubscribers: [Int: SubscriberQueue] = [:]
@@ -218,6 +220,7 @@ final class EventHub: RunCatalogObserver, Sendable {
             guard let channel = state.runs[runID], let queue = channel.subscribers[subscriberID] else { return true }
             guard channel.lastLine == line else { return false }
             queue.rejoin(at: line)
+            state.catchUps += 1
             return true
         }
     }
@@ -263,6 +266,7 @@ final class EventHub: RunCatalogObserver, Sendable {
                 frames = snapshot(state: state) + [readyFrame(resumed: false, state: state)]
             }
             state.globalSubscribers[subscriberID]?.rejoin(at: state.globalSequence)
+            state.catchUps += 1
             return frames
         }
     }
@@ -322,6 +326,9 @@ final class EventHub: RunCatalogObserver, Sendable {
     }
 
     /// Number of open subscriptions (for diagnostics and tests).
+    /// Catch-ups finished since the start.
+    var catchUpCount: Int { state.withLock { $0.catchUps } }
+
     var subscriberCount: Int {
         state.withLock { state in state.runs.values.reduce(0) { $0 + $1.subscribers.count } + state.globalSubscribers.count }
     }

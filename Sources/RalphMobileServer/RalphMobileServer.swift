@@ -227,6 +227,22 @@ struct BackgroundService: Service {
                 }
             }
             group.addTask {
+                // Memory a load used goes back to the system once the load is over.
+                var trimmer = MemoryTrimmer()
+                if let idle = Heap.residentBytes() { _ = trimmer.observe(resident: idle, streams: 0) }
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(5))
+                    guard let resident = Heap.residentBytes() else { continue }
+                    let streams = watchdog.count
+                    logger.trace("memory: \(resident >> 20) MB resident, \(streams) streams open")
+                    guard trimmer.observe(resident: resident, streams: streams) else { continue }
+                    _ = try? await NIOThreadPool.singleton.runIfActive { Heap.trim() }
+                    let after = Heap.residentBytes() ?? resident
+                    trimmer.trimmed(resident: after, streams: watchdog.count)
+                    logger.info("returned freed memory to the system: \(resident >> 20) MB → \(after >> 20) MB resident")
+                }
+            }
+            group.addTask {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .seconds(1))
                     _ = try? await NIOThreadPool.singleton.runIfActive { keyStore.reloadIfChanged() }

@@ -181,18 +181,8 @@ extension CatalogEngine {
     func returnFreedMemory(always: Bool = false) {
         guard detailsDropped >= 16 || always else { return }
         detailsDropped = 0
-        #if canImport(Glibc)
-        _ = Self.mallocTrim?(0)
-        #endif
+        Heap.trim()
     }
-
-    #if canImport(Glibc)
-    /// glibc's `malloc_trim` (declared in malloc.h, which the Glibc module does not export).
-    static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
-    }()
-    #endif
 
     func saveIndexEntry(_ tail: Tail, into index: RunIndexStore) {
         let id = tail.location.id

@@ -9,21 +9,29 @@ import Darwin
 extension RootDirectory {
     /// What a directory entry is, as the directory itself says (a link is a link, never what it points to).
     public enum EntryKind: Sendable, Equatable {
+        /// A regular file.
         case file
+        /// A directory.
         case directory
+        /// A symbolic link (whatever it points to).
         case symbolicLink
+        /// A FIFO, socket or device.
         case other
     }
 
     /// One entry of a listed directory.
     public struct Entry: Sendable, Equatable {
+        /// The entry's name in its directory.
         public var name: String
+        /// What the directory says the entry is.
         public var kind: EntryKind
     }
 
     /// A file read whole through its descriptor, with the `fstat` of that same descriptor.
     public struct FileContent: Sendable {
+        /// The file's bytes.
         public var bytes: [UInt8]
+        /// The status of the descriptor the bytes were read from.
         public var status: FileSystem.Status
         /// The bytes as UTF-8 text (invalid sequences repaired).
         public var text: String { String(decoding: bytes, as: UTF8.self) }

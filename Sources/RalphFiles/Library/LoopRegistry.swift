@@ -24,9 +24,12 @@ public struct LoopRegistry: Sendable {
         public let description: String
     }
 
+    /// `<workspace>/.ralph/loops.json`.
     public let path: String
+    /// The root the workspace lies in, which the registry is opened from.
     public let root: RootDirectory
 
+    /// The registry of `workspace` (a canonical path under `root`).
     public init(workspace: String, root: RootDirectory) {
         self.path = workspace + "/.ralph/loops.json"
         self.root = root
@@ -60,9 +63,12 @@ public struct LoopRegistry: Sendable {
 /// `flock` on the file, through the descriptor that holds it (opened under the workspace's ``RootDirectory``); a
 /// malformed line is skipped (ralph would refuse the whole file). Blocking.
 public struct MergeQueue: Sendable {
+    /// `<workspace>/.ralph/merge-queue.jsonl`.
     public let path: String
+    /// The root the workspace lies in, which the queue is opened from.
     public let root: RootDirectory
 
+    /// The queue of `workspace` (a canonical path under `root`).
     public init(workspace: String, root: RootDirectory) {
         self.path = workspace + "/.ralph/merge-queue.jsonl"
         self.root = root

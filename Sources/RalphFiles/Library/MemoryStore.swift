@@ -9,10 +9,14 @@ import RalphAPI
 /// when it stays inside the root (writes go to the link's target, so the link survives); a link out of the root is
 /// refused before anything is locked or written. Blocking.
 public struct MemoryStore: Sendable {
+    /// `<workspace>/.ralph/agent/memories.md`.
     public let path: String
+    /// The root the workspace lies in, which every file is opened from.
     public let root: RootDirectory
+    /// ralph's lock sidecar, next to the file (a worktree's is next to its link).
     public var lockPath: String { path + ".lock" }
 
+    /// The store of `workspace` (a canonical path under `root`).
     public init(workspace: String, root: RootDirectory) {
         self.path = workspace + "/.ralph/agent/memories.md"
         self.root = root

@@ -37,8 +37,11 @@ public struct TaskStore: Sendable {
         case other(String)
     }
 
+    /// The tasks file.
     public let path: String
+    /// The root the workspace lies in, which every file is opened from.
     public let root: RootDirectory
+    /// ralph's lock sidecar, `tasks.jsonl.lock`.
     public var lockPath: String { path + ".lock" }
 
     /// The store of a workspace under `root`.
@@ -46,6 +49,7 @@ public struct TaskStore: Sendable {
         self.init(path: workspace + "/.ralph/agent/tasks.jsonl", root: root)
     }
 
+    /// The store of the tasks file `path` under `root`.
     public init(path: String, root: RootDirectory) {
         self.path = path
         self.root = root

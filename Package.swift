@@ -32,11 +32,13 @@ let package = Package(
     targets: [
         // Wire contract shared by server and clients. Foundation only.
         .target(name: "RalphAPI", swiftSettings: swiftSettings),
+        // openat2(2) for Swift (Glibc does not wrap it): confined opens under the workspace roots.
+        .target(name: "CFileSupport"),
         // ralph's on-disk world: events codec, discovery, tailing, liveness, state fold.
         .target(
             name: "RalphFiles",
             dependencies: [
-                "RalphAPI",
+                "RalphAPI", "CFileSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
             ],

@@ -42,6 +42,31 @@ struct DiscoveryTests {
         #expect(runs.allSatisfy { $0.id == RunID.make(forPath: $0.file) })
     }
 
+    @Test("a .ralph, .agent, .worktrees or events file that is a symbolic link is never listed, out of the root or inside it")
+    func linkedStateDirectoriesNotListed() throws {
+        let tmp = TempDir()
+        let outside = TempDir()
+        outside.file(".ralph/events-20260101-000000.jsonl")
+        outside.file(".agent/events.jsonl")
+        outside.file("wt/.ralph/events-20260102-000000.jsonl")
+        let real = tmp.file("real/.ralph/events-20260103-000000.jsonl")
+        tmp.dir("a")
+        tmp.dir("b")
+        tmp.dir("c")
+        tmp.dir("d/.ralph")
+        let link = { (path: String, target: String) in try FileManager.default.createSymbolicLink(atPath: tmp.path + "/" + path, withDestinationPath: target) }
+        try link("a/.ralph", outside.path + "/.ralph")
+        try link("b/.agent", outside.path + "/.agent")
+        try link("c/.worktrees", outside.path)
+        try link("d/.ralph/events-20260104-000000.jsonl", real)
+        try link("e", tmp.path + "/real")
+        try link(".worktrees", tmp.path)
+        #expect(RunDiscovery.discover(roots: [tmp.path]).map(\.file) == [real])
+        #expect(RunDiscovery.stateDirectories(of: tmp.path + "/a").isEmpty)
+        #expect(RunDiscovery.stateDirectories(of: tmp.path + "/e").isEmpty)
+        #expect(RunDiscovery.runFiles(in: tmp.path + "/e/.ralph", layout: .ralph).isEmpty)
+    }
+
     @Test("a run under two roots is listed once")
     func overlappingRoots() {
         let tmp = TempDir()

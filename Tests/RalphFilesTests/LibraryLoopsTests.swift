@@ -60,7 +60,7 @@ struct LibraryLoopsTests {
         let dead = try libraryDeadPID()
         #expect(!LivenessProbe.isProcessAlive(dead))
         tmp.file(".ralph/loops.json", Self.registry(live: live, dead: dead))
-        let registry = LoopRegistry(workspace: tmp.path)
+        let registry = LoopRegistry(workspace: tmp.path, root: RootDirectory(path: tmp.path))
         #expect(registry.path == tmp.path + "/.ralph/loops.json")
 
         let all = try registry.allEntries()
@@ -87,7 +87,7 @@ struct LibraryLoopsTests {
     func info() throws {
         let tmp = TempDir()
         tmp.file(".ralph/loops.json", Self.registry(live: Int(getpid()), dead: try libraryDeadPID()))
-        let entries = try LoopRegistry(workspace: tmp.path).allEntries()
+        let entries = try LoopRegistry(workspace: tmp.path, root: RootDirectory(path: tmp.path)).allEntries()
         #expect(entries[0].info == LoopInfo(
             id: "primary-20260205-083922", status: "primary", prompt: "Build the greeter", pid: Int(getpid()), startedAt: "2026-02-05T08:39:22.067718291Z",
             worktreePath: nil, workspace: "/repo"
@@ -101,7 +101,7 @@ struct LibraryLoopsTests {
     func readingNeverWrites() throws {
         let tmp = TempDir()
         tmp.dir(".ralph")
-        let registry = LoopRegistry(workspace: tmp.path)
+        let registry = LoopRegistry(workspace: tmp.path, root: RootDirectory(path: tmp.path))
         #expect(try registry.allEntries().isEmpty)
         #expect(try registry.liveEntries().isEmpty)
         #expect(FileSystem.status(registry.path) == nil)
@@ -121,14 +121,14 @@ struct LibraryLoopsTests {
     @Test("a workspace without .ralph has no loops and gets no .ralph")
     func noRalphDirectory() throws {
         let tmp = TempDir()
-        #expect(try LoopRegistry(workspace: tmp.path).allEntries().isEmpty)
+        #expect(try LoopRegistry(workspace: tmp.path, root: RootDirectory(path: tmp.path)).allEntries().isEmpty)
         #expect(FileSystem.status(tmp.path + "/.ralph") == nil)
     }
 
     @Test("an empty or blank loops.json has no loops; an empty list has none either")
     func emptyRegistry() throws {
         let tmp = TempDir()
-        let registry = LoopRegistry(workspace: tmp.path)
+        let registry = LoopRegistry(workspace: tmp.path, root: RootDirectory(path: tmp.path))
         for text in ["", "\n", "  \n\t\n", #"{"loops":[]}"#] {
             tmp.file(".ralph/loops.json", text)
             #expect(try registry.allEntries().isEmpty, "\(text.debugDescription)")
@@ -141,7 +141,7 @@ struct LibraryLoopsTests {
     func brokenRegistry(text: String) {
         let tmp = TempDir()
         tmp.file(".ralph/loops.json", text)
-        #expect(throws: (any Error).self) { try LoopRegistry(workspace: tmp.path).allEntries() }
+        #expect(throws: (any Error).self) { try LoopRegistry(workspace: tmp.path, root: RootDirectory(path: tmp.path)).allEntries() }
     }
 
     // MARK: - Merge queue
@@ -168,7 +168,7 @@ struct LibraryLoopsTests {
     func mergeQueueFold() throws {
         let tmp = TempDir()
         tmp.file(".ralph/merge-queue.jsonl", Self.queue.joined(separator: "\n") + "\n")
-        let queue = MergeQueue(workspace: tmp.path)
+        let queue = MergeQueue(workspace: tmp.path, root: RootDirectory(path: tmp.path))
         #expect(queue.path == tmp.path + "/.ralph/merge-queue.jsonl")
         let (pending, completed) = try queue.items(worktreePaths: ["loop-a": "/repo/.worktrees/loop-a", "loop-e": "/repo/.worktrees/loop-e"])
 
@@ -220,7 +220,7 @@ struct LibraryLoopsTests {
     @Test("a missing merge queue is empty and is not created; an empty one is empty")
     func missingQueue() throws {
         let tmp = TempDir()
-        let queue = MergeQueue(workspace: tmp.path)
+        let queue = MergeQueue(workspace: tmp.path, root: RootDirectory(path: tmp.path))
         let missing = try queue.items()
         #expect(missing.pending.isEmpty && missing.completed.isEmpty)
         #expect(FileSystem.status(tmp.path + "/.ralph") == nil)

@@ -130,7 +130,7 @@ struct LibraryMemoryTests {
     @Test("read of a missing file is nil and creates nothing")
     func readMissing() throws {
         let tmp = TempDir()
-        let store = MemoryStore(workspace: tmp.path)
+        let store = MemoryStore(workspace: tmp.path, root: RootDirectory(path: tmp.path))
         #expect(store.path == tmp.path + "/.ralph/agent/memories.md")
         #expect(store.lockPath == tmp.path + "/.ralph/agent/memories.md.lock")
         #expect(try store.read() == nil)
@@ -140,7 +140,7 @@ struct LibraryMemoryTests {
     @Test("write creates the file and its directories; read returns the content and the modification time write returned")
     func writeThenRead() throws {
         let tmp = TempDir()
-        let store = MemoryStore(workspace: tmp.path)
+        let store = MemoryStore(workspace: tmp.path, root: RootDirectory(path: tmp.path))
         let content = LibraryMemoryFixture.text
         let modified = try store.write(content)
         #expect(modified != nil)
@@ -162,7 +162,7 @@ struct LibraryMemoryTests {
         let tmp = TempDir()
         let path = tmp.file(".ralph/agent/memories.md", "old")
         chmod(path, 0o600)
-        _ = try MemoryStore(workspace: tmp.path).write("new")
+        _ = try MemoryStore(workspace: tmp.path, root: RootDirectory(path: tmp.path)).write("new")
         #expect(FileSystem.status(path)?.mode == 0o600)
         #expect(FileSystem.readText(path) == "new")
     }
@@ -177,7 +177,7 @@ struct LibraryMemoryTests {
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "../../../../.ralph/agent/memories.md")
         #expect(FileSystem.realPath(link) == main)
 
-        let store = MemoryStore(workspace: worktree)
+        let store = MemoryStore(workspace: worktree, root: RootDirectory(path: tmp.path))
         #expect(try store.read()?.content == LibraryMemoryFixture.template)
 
         let modified = try store.write("# Memories\n\n## Patterns\n\n### mem-1-0001\n> from the worktree\n")
@@ -185,7 +185,7 @@ struct LibraryMemoryTests {
         #expect(FileSystem.realPath(link) == main)
         #expect(FileSystem.readText(main) == "# Memories\n\n## Patterns\n\n### mem-1-0001\n> from the worktree\n")
         #expect(modified == FileSystem.status(main)?.modified)
-        #expect(try MemoryStore(workspace: tmp.path + "/repo").read()?.content == FileSystem.readText(main))
+        #expect(try MemoryStore(workspace: tmp.path + "/repo", root: RootDirectory(path: tmp.path)).read()?.content == FileSystem.readText(main))
         // No stray temporary files next to the link or the target.
         #expect((FileSystem.list(worktree + "/.ralph/agent") ?? []).filter { $0.hasPrefix(".") }.isEmpty)
         #expect((FileSystem.list(tmp.path + "/repo/.ralph/agent") ?? []).filter { $0.hasPrefix(".") }.isEmpty)

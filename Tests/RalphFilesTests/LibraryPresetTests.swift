@@ -26,12 +26,12 @@ private struct LibraryPresetWorkspace {
     }
 }
 
-private func isWrongKind(_ result: Result<String, WorkspaceRoots.PathError>, _ path: String) -> Bool {
+private func isWrongKind(_ result: Result<PresetLibrary.ServedFile, WorkspaceRoots.PathError>, _ path: String) -> Bool {
     if case .failure(.wrongKind(let p, _)) = result { return p == path }
     return false
 }
 
-private func isOutside(_ result: Result<String, WorkspaceRoots.PathError>) -> Bool {
+private func isOutside(_ result: Result<PresetLibrary.ServedFile, WorkspaceRoots.PathError>) -> Bool {
     if case .failure(.outsideRoots) = result { return true }
     return false
 }
@@ -85,7 +85,7 @@ struct LibraryPresetTests {
         #expect(PresetLibrary.presets(in: w.ws, roots: w.roots).isEmpty)
         #expect(PresetLibrary.configs(in: w.ws, roots: w.roots).isEmpty)
         #expect(PresetLibrary.hats(in: w.ws, roots: w.roots).isEmpty)
-        #expect(PresetLibrary.prompts(in: w.ws).isEmpty)
+        #expect(PresetLibrary.prompts(in: w.ws, roots: w.roots).isEmpty)
     }
 
     @Test("configs are the presets plus the workspace's ralph.yml, sorted by name")
@@ -276,7 +276,7 @@ struct LibraryPresetTests {
         w.file("prompts/empty.md", "")
         w.file("PROMPT.md", "outside prompts/\n")
 
-        #expect(PresetLibrary.prompts(in: w.ws) == [
+        #expect(PresetLibrary.prompts(in: w.ws, roots: w.roots) == [
             PromptItem(path: "prompts/alpha.md", name: "alpha", preview: "Alpha first line"),
             PromptItem(path: "prompts/empty.md", name: "empty", preview: ""),
             PromptItem(path: "prompts/sub/deep/x.md", name: "x", preview: "# Heading"),
@@ -288,7 +288,7 @@ struct LibraryPresetTests {
     func promptListingPreviewCut() {
         let w = LibraryPresetWorkspace()
         w.file("prompts/long.md", String(repeating: "é", count: 30) + "\nmore\n")
-        #expect(PresetLibrary.prompts(in: w.ws).map(\.preview) == [String(repeating: "é", count: 23) + "..."])
+        #expect(PresetLibrary.prompts(in: w.ws, roots: w.roots).map(\.preview) == [String(repeating: "é", count: 23) + "..."])
     }
 
     @Test("preview is the first non-blank trimmed line, unchanged up to 50 bytes")
@@ -346,7 +346,7 @@ struct LibraryPresetTests {
         w.link("prompts/out.md", to: outsideMd)
         w.link("prompts/alias.md", to: "real.md")
         w.link("prompts/outdir", to: w.outside.path)
-        #expect(PresetLibrary.prompts(in: w.ws).map(\.path) == ["prompts/real.md"])
+        #expect(PresetLibrary.prompts(in: w.ws, roots: w.roots).map(\.path) == ["prompts/real.md"])
     }
 
     @Test(
@@ -374,20 +374,20 @@ struct LibraryPresetTests {
         w.file("prompts/a.md", "a")
         w.file("prompts/sub/b.md", "b")
 
-        #expect(PresetLibrary.configFile("presets/feature.yml", workspace: w.ws, roots: w.roots) == .success(w.ws + "/presets/feature.yml"))
-        #expect(PresetLibrary.configFile("presets/other.yaml", workspace: w.ws, roots: w.roots) == .success(w.ws + "/presets/other.yaml"))
-        #expect(PresetLibrary.configFile("ralph.yml", workspace: w.ws, roots: w.roots) == .success(w.ws + "/ralph.yml"))
-        #expect(PresetLibrary.configFile("./presets//feature.yml", workspace: w.ws, roots: w.roots) == .success(w.ws + "/presets/feature.yml"))
-        #expect(PresetLibrary.configFile("presets/../ralph.yml", workspace: w.ws, roots: w.roots) == .success(w.ws + "/ralph.yml"))
-        #expect(PresetLibrary.promptFile("prompts/a.md", workspace: w.ws, roots: w.roots) == .success(w.ws + "/prompts/a.md"))
-        #expect(PresetLibrary.promptFile("prompts/sub/b.md", workspace: w.ws, roots: w.roots) == .success(w.ws + "/prompts/sub/b.md"))
+        #expect(PresetLibrary.configFile("presets/feature.yml", workspace: w.ws, roots: w.roots).map(\.path) == .success(w.ws + "/presets/feature.yml"))
+        #expect(PresetLibrary.configFile("presets/other.yaml", workspace: w.ws, roots: w.roots).map(\.path) == .success(w.ws + "/presets/other.yaml"))
+        #expect(PresetLibrary.configFile("ralph.yml", workspace: w.ws, roots: w.roots).map(\.path) == .success(w.ws + "/ralph.yml"))
+        #expect(PresetLibrary.configFile("./presets//feature.yml", workspace: w.ws, roots: w.roots).map(\.path) == .success(w.ws + "/presets/feature.yml"))
+        #expect(PresetLibrary.configFile("presets/../ralph.yml", workspace: w.ws, roots: w.roots).map(\.path) == .success(w.ws + "/ralph.yml"))
+        #expect(PresetLibrary.promptFile("prompts/a.md", workspace: w.ws, roots: w.roots).map(\.path) == .success(w.ws + "/prompts/a.md"))
+        #expect(PresetLibrary.promptFile("prompts/sub/b.md", workspace: w.ws, roots: w.roots).map(\.path) == .success(w.ws + "/prompts/sub/b.md"))
     }
 
     @Test("ralph.yaml is served when it is the workspace config")
     func servedRalphYaml() {
         let w = LibraryPresetWorkspace()
         w.file("ralph.yaml", "")
-        #expect(PresetLibrary.configFile("ralph.yaml", workspace: w.ws, roots: w.roots) == .success(w.ws + "/ralph.yaml"))
+        #expect(PresetLibrary.configFile("ralph.yaml", workspace: w.ws, roots: w.roots).map(\.path) == .success(w.ws + "/ralph.yaml"))
     }
 
     @Test("files of another kind are refused as wrongKind, even when they exist")
@@ -470,8 +470,8 @@ struct LibraryPresetTests {
         #expect(isOutside(PresetLibrary.promptFile("prompts/linked/leak.md", workspace: w.ws, roots: w.roots)))
         #expect(isWrongKind(PresetLibrary.configFile("presets/leak.yml", workspace: w.ws, roots: w.roots), "presets/leak.yml"))
         #expect(isWrongKind(PresetLibrary.promptFile("prompts/config.md", workspace: w.ws, roots: w.roots), "prompts/config.md"))
-        #expect(PresetLibrary.promptFile("prompts/alias.md", workspace: w.ws, roots: w.roots) == .success(w.ws + "/prompts/real.md"))
-        #expect(PresetLibrary.configFile("presets/alias.yml", workspace: w.ws, roots: w.roots) == .success(w.ws + "/ralph.yml"))
+        #expect(PresetLibrary.promptFile("prompts/alias.md", workspace: w.ws, roots: w.roots).map(\.path) == .success(w.ws + "/prompts/real.md"))
+        #expect(PresetLibrary.configFile("presets/alias.yml", workspace: w.ws, roots: w.roots).map(\.path) == .success(w.ws + "/ralph.yml"))
     }
 
     @Test("missing files and dangling links are notFound")

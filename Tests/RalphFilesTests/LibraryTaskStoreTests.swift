@@ -23,7 +23,7 @@ private enum LibraryTaskFixture {
 /// A temporary workspace and its store; keep the value alive for the whole test (the directory goes with it).
 private struct LibraryTaskWorkspace {
     let tmp = TempDir()
-    var store: TaskStore { TaskStore(workspace: tmp.path) }
+    var store: TaskStore { TaskStore(workspace: tmp.path, root: RootDirectory(path: tmp.path)) }
 }
 
 private func libraryTaskWorkspace(_ text: String? = nil) -> LibraryTaskWorkspace {
@@ -102,7 +102,7 @@ struct LibraryTaskStoreTests {
 
     @Test("the store's files are ralph's: .ralph/agent/tasks.jsonl and the sidecar tasks.jsonl.lock")
     func paths() {
-        let store = TaskStore(workspace: "/repo")
+        let store = TaskStore(workspace: "/repo", root: RootDirectory(path: "/repo"))
         #expect(store.path == "/repo/.ralph/agent/tasks.jsonl")
         #expect(store.lockPath == "/repo/.ralph/agent/tasks.jsonl.lock")
     }

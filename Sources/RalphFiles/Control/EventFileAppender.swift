@@ -9,6 +9,11 @@ import Darwin
 
 /// Appends event lines to run files the way ralph and `ralph emit` do: one `write(2)` of a complete line on an
 /// `O_APPEND` descriptor, so concurrent writers never interleave within a line.
+///
+/// The server appends to a run under its workspace root (``appendReturningOffset(line:to:in:)``): the events file
+/// and every directory on its way (`.ralph` included) are opened from the root's descriptor with no symbolic link
+/// followed, since ralph never links them and discovery never lists a run through a link. The path-only functions are
+/// for ralph's doubles and the server's own data directory.
 public enum EventFileAppender {
     public struct Failure: Error, CustomStringConvertible {
         public var path: String
@@ -42,6 +47,14 @@ public enum EventFileAppender {
         }
         // O_APPEND moved the file offset to the end of our write.
         return Int(lseek(fd, 0, SEEK_CUR)) - bytes.count
+    }
+
+    /// Appends `line` plus a newline to the existing run file `path` under `root`, opened with no symbolic link on the
+    /// way (``RootDirectory/Links/refused``); returns the byte offset where the line starts.
+    @discardableResult
+    public static func appendReturningOffset(line: [UInt8], to path: String, in root: RootDirectory) throws(ConfinementError) -> Int {
+        precondition(!line.contains(0x0A), "an event line cannot contain a newline")
+        return try root.append(line + [0x0A], to: path, create: false, links: .refused)
     }
 
     /// The line `ralph emit` writes: keys in alphabetical order, `{"payload":…,"topic":…,"ts":…}`.

@@ -42,7 +42,26 @@ public struct RunLocation: Sendable, Hashable {
 /// A workspace is a directory holding `.ralph/` or `.agent/`: each root itself, each of its first-level
 /// subdirectories, and the git worktrees of either under `.worktrees/*`. Hidden directories other than
 /// `.worktrees` and symbolic links are not followed (a link could lead out of the roots).
+///
+/// By construction, not by checking: every directory is listed through a descriptor opened from the file system root
+/// with no symbolic link anywhere on the way (``RootDirectory/Links/refused``: `openat2` with `RESOLVE_NO_SYMLINKS`,
+/// or `O_NOFOLLOW` on every component), and entries are classified by what their directory says they are (`d_type`,
+/// or `fstatat` with `AT_SYMLINK_NOFOLLOW` on the directory's descriptor). A `.ralph` that is a link, or a workspace
+/// swapped for one, is never opened. (The roots are canonical paths, so a link met on the way is one under a root.)
 public enum RunDiscovery {
+    /// The file system root, through which discovery opens directories with no link followed.
+    static let fileSystem = RootDirectory(path: "/")
+
+    /// Entries of `dir`, as its directory lists them; empty when it cannot be listed or a link is on its way.
+    static func entries(of dir: String) -> [RootDirectory.Entry] {
+        (try? fileSystem.list(dir, links: .refused)) ?? []
+    }
+
+    /// Whether `path` is a directory reached with no symbolic link on the way (itself included).
+    static func isDirectory(_ path: String) -> Bool {
+        (try? fileSystem.entryStatus(path, links: .refused))?.isDirectory == true
+    }
+
     /// Whether `name` is a run file in a state directory of `layout`.
     public static func isRunFile(_ name: String, layout: RunLocation.Layout) -> Bool {
         if name == "events.jsonl" { return true }
@@ -66,7 +85,7 @@ public enum RunDiscovery {
         var workspaces = [workspace]
         var containers = [workspace]
         let nested = workspace + "/.worktrees"
-        if FileSystem.status(nested, followSymlinks: false)?.isDirectory == true {
+        if isDirectory(nested) {
             containers.append(nested)
             for wt in subdirectories(of: nested) where !wt.hasPrefix(".") {
                 workspaces.append(nested + "/" + wt)
@@ -79,19 +98,17 @@ public enum RunDiscovery {
     /// State directories (`.ralph`, `.agent`) of a workspace.
     public static func stateDirectories(of workspace: String) -> [(String, RunLocation.Layout)] {
         var result: [(String, RunLocation.Layout)] = []
-        for (name, layout) in [(".ralph", RunLocation.Layout.ralph), (".agent", .agent)] {
-            let path = workspace + "/" + name
-            if FileSystem.status(path, followSymlinks: false)?.isDirectory == true { result.append((path, layout)) }
+        for (name, layout) in [(".ralph", RunLocation.Layout.ralph), (".agent", .agent)] where isDirectory(workspace + "/" + name) {
+            result.append((workspace + "/" + name, layout))
         }
         return result
     }
 
     /// Run files in a state directory.
     public static func runFiles(in stateDirectory: String, layout: RunLocation.Layout) -> [String] {
-        (FileSystem.list(stateDirectory) ?? [])
-            .filter { isRunFile($0, layout: layout) }
-            .map { stateDirectory + "/" + $0 }
-            .filter { FileSystem.status($0, followSymlinks: false)?.isRegularFile == true }
+        entries(of: stateDirectory)
+            .filter { $0.kind == .file && isRunFile($0.name, layout: layout) }
+            .map { stateDirectory + "/" + $0.name }
             .sorted()
     }
 
@@ -112,8 +129,6 @@ public enum RunDiscovery {
     }
 
     static func subdirectories(of dir: String) -> [String] {
-        (FileSystem.list(dir) ?? []).filter {
-            FileSystem.status(dir + "/" + $0, followSymlinks: false)?.isDirectory == true
-        }.sorted()
+        entries(of: dir).filter { $0.kind == .directory }.map(\.name).sorted()
     }
 }

@@ -2,13 +2,26 @@
 ///
 /// A path is accepted only if, after resolving `.`/`..` *and* symbolic links, it is one of the roots or lies inside
 /// one. The lexical check comes first, so a path that points outside is refused without revealing whether it
-/// exists.
+/// exists. That answer names a place; the files in it are then opened through ``directory(containing:)``, the root's
+/// ``RootDirectory``, which confines the open itself (what is checked here may change before it is opened).
 public struct WorkspaceRoots: Sendable, Equatable {
     /// Canonical absolute paths.
     public let paths: [String]
+    /// The roots held open, in the order of ``paths``.
+    public let directories: [RootDirectory]
 
-    public init(_ canonicalPaths: [String]) {
+    /// Opens each root (canonical absolute paths) as a ``RootDirectory`` resolving as `resolution` says.
+    public init(_ canonicalPaths: [String], resolution: RootDirectory.Resolution = .automatic) {
         self.paths = canonicalPaths
+        self.directories = canonicalPaths.map { RootDirectory(path: $0, resolution: resolution) }
+    }
+
+    public static func == (lhs: WorkspaceRoots, rhs: WorkspaceRoots) -> Bool { lhs.paths == rhs.paths }
+
+    /// The open root that `path` (absolute, lexically normalised) lies in, as ``root(containing:)`` chooses it.
+    public func directory(containing path: String) -> RootDirectory? {
+        guard let root = root(containing: path), let index = paths.firstIndex(of: root) else { return nil }
+        return directories[index]
     }
 
     public enum PathError: Error, Equatable, CustomStringConvertible {
@@ -19,6 +32,8 @@ public struct WorkspaceRoots: Sendable, Equatable {
         case outsideRoots(String)
         case notFound(String)
         case wrongKind(String, expected: String)
+        /// There and allowed, but it could not be read (too large, or an I/O error).
+        case unreadable(String, reason: String)
 
         public var description: String {
             switch self {
@@ -28,6 +43,19 @@ public struct WorkspaceRoots: Sendable, Equatable {
             case .outsideRoots(let path): "'\(path.prefix(200))' is outside the workspace roots"
             case .notFound(let path): "'\(path.prefix(200))' does not exist"
             case .wrongKind(let path, let expected): "'\(path.prefix(200))' is not \(expected)"
+            case .unreadable(let path, let reason): "'\(path.prefix(200))' cannot be read: \(reason)"
+            }
+        }
+
+        /// The error for a request's `path` whose open under its root failed: a link out of the root reads as being
+        /// outside the roots, which is where it leads.
+        public init(_ error: ConfinementError, path: String) {
+            switch error {
+            case .outsideRoot, .symbolicLinkOutside, .symbolicLink, .tooManyLinks: self = .outsideRoots(path)
+            case .notFound, .notDirectory: self = .notFound(path)
+            case .notRegularFile: self = .wrongKind(path, expected: "a file")
+            case .tooLarge(_, let limit): self = .unreadable(path, reason: "larger than \(limit) bytes")
+            case .system: self = .unreadable(path, reason: error.description)
             }
         }
     }

@@ -2,8 +2,10 @@ import Foundation
 import RalphAPI
 
 /// ralph's registry of running loops, `.ralph/loops.json` (`{"loops":[{id, pid, started, prompt, worktree_path?,
-/// workspace}]}`), read under an exclusive `flock` on the file itself, as ralph reads it. Entries whose process is gone
-/// are left out (ralph prunes them on its next access); this reader never writes. Blocking.
+/// workspace}]}`), read under an exclusive `flock` on the file itself, as ralph reads it, through the descriptor that
+/// holds the lock (opened under the workspace's ``RootDirectory``: a registry linking out of the root is refused).
+/// Entries whose process is gone are left out (ralph prunes them on its next access); this reader never writes.
+/// Blocking.
 public struct LoopRegistry: Sendable {
     public struct Entry: Sendable, Equatable {
         public var id: String
@@ -22,16 +24,21 @@ public struct LoopRegistry: Sendable {
         public let description: String
     }
 
+    /// `<workspace>/.ralph/loops.json`.
     public let path: String
+    /// The root the workspace lies in, which the registry is opened from.
+    public let root: RootDirectory
 
-    public init(workspace: String) {
+    /// The registry of `workspace` (a canonical path under `root`).
+    public init(workspace: String, root: RootDirectory) {
         self.path = workspace + "/.ralph/loops.json"
+        self.root = root
     }
 
     /// Every registered loop, alive or not.
     public func allEntries() throws -> [Entry] {
-        let text = try FileLock.withLockIfExists(path, exclusive: true) { () -> String? in FileSystem.readText(path, limit: 16 << 20) }
-        guard let text = text ?? nil else { return [] }
+        let file = try FileLock.withLockedFile(path, in: root, exclusive: true) { fd throws(ConfinementError) in try RootDirectory.read(fd, limit: 16 << 20) }
+        guard let text = file?.text else { return [] }
         if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return [] }
         guard case .object(let root)? = try? JSONParser.parse(text), case .array(let loops)? = root["loops"] else {
             throw Failure(description: "\(path) is not a loop registry")
@@ -53,18 +60,24 @@ public struct LoopRegistry: Sendable {
 
 /// ralph's merge queue, `.ralph/merge-queue.jsonl`: `{"ts","loop_id","event":{"type":…}}` lines, event types `queued
 /// {prompt}`, `merging {pid}`, `merged {commit}`, `needs_review {reason}`, `discarded {reason}`. Read under a shared
-/// `flock` on the file; a malformed line is skipped (ralph would refuse the whole file). Blocking.
+/// `flock` on the file, through the descriptor that holds it (opened under the workspace's ``RootDirectory``); a
+/// malformed line is skipped (ralph would refuse the whole file). Blocking.
 public struct MergeQueue: Sendable {
+    /// `<workspace>/.ralph/merge-queue.jsonl`.
     public let path: String
+    /// The root the workspace lies in, which the queue is opened from.
+    public let root: RootDirectory
 
-    public init(workspace: String) {
+    /// The queue of `workspace` (a canonical path under `root`).
+    public init(workspace: String, root: RootDirectory) {
         self.path = workspace + "/.ralph/merge-queue.jsonl"
+        self.root = root
     }
 
     /// The loops of the queue, folded from their events.
     public func items(worktreePaths: [String: String] = [:]) throws -> (pending: [MergeQueueItem], completed: [MergeQueueItem]) {
-        let text = try FileLock.withLockIfExists(path, exclusive: false) { () -> String? in FileSystem.readText(path, limit: 64 << 20) }
-        guard let text = text ?? nil else { return ([], []) }
+        let file = try FileLock.withLockedFile(path, in: root, exclusive: false) { fd throws(ConfinementError) in try RootDirectory.read(fd, limit: 64 << 20) }
+        guard let text = file?.text else { return ([], []) }
         return Self.fold(text, worktreePaths: worktreePaths)
     }
 

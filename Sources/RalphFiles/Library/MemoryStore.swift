@@ -4,35 +4,39 @@ import RalphAPI
 /// ralph's memories, `.ralph/agent/memories.md`: markdown with `## Patterns|Decisions|Fixes|Context` sections,
 /// entries `### mem-<secs>-<4hex>`, content lines `> …` and `<!-- tags: a, b | created: YYYY-MM-DD -->`.
 ///
-/// Locked like ralph does (sidecar `memories.md.lock`: shared to read, exclusive to write). In worktrees the file is a
-/// symlink to the main repository's; writes go to the link's target so the link survives. Blocking.
+/// Locked like ralph does (sidecar `memories.md.lock`: shared to read, exclusive to write). Opened under the
+/// workspace's ``RootDirectory``: in worktrees the file is ralph's symlink to the main repository's, which is followed
+/// when it stays inside the root (writes go to the link's target, so the link survives); a link out of the root is
+/// refused before anything is locked or written. Blocking.
 public struct MemoryStore: Sendable {
+    /// `<workspace>/.ralph/agent/memories.md`.
     public let path: String
+    /// The root the workspace lies in, which every file is opened from.
+    public let root: RootDirectory
+    /// ralph's lock sidecar, next to the file (a worktree's is next to its link).
     public var lockPath: String { path + ".lock" }
 
-    public init(workspace: String) {
+    /// The store of `workspace` (a canonical path under `root`).
+    public init(workspace: String, root: RootDirectory) {
         self.path = workspace + "/.ralph/agent/memories.md"
-    }
-
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+        self.root = root
     }
 
     /// The file's text and modification time; nil when there is no file.
     public func read() throws -> (content: String, modified: Date?)? {
-        guard FileSystem.status(path) != nil else { return nil }
-        return try FileLock.withLock(lockPath, exclusive: false) { () throws(Failure) -> (String, Date?) in
-            guard let text = FileSystem.readText(path, limit: 16 << 20) else { throw Failure(description: "cannot read \(path)") }
-            return (text, FileSystem.status(path)?.modified)
+        // Refuse a file that leads out of the root before the lock sidecar is created next to it.
+        guard try root.status(path) != nil else { return nil }
+        return try FileLock.withLock(lockPath, in: root, exclusive: false) { () throws(ConfinementError) -> (content: String, modified: Date?)? in
+            guard let file = try root.readFile(path, limit: 16 << 20) else { return nil }
+            return (file.text, file.status.modified)
         }
     }
 
     /// Replaces the file's content; returns the new modification time.
     public func write(_ content: String) throws -> Date? {
-        try FileLock.withLock(lockPath, exclusive: true) { () throws -> Date? in
-            let target = FileSystem.realPath(path) ?? path
-            try FileSystem.writeAtomically(Data(content.utf8), to: target)
-            return FileSystem.status(target)?.modified
+        _ = try root.status(path)
+        return try FileLock.withLock(lockPath, in: root, exclusive: true) { () throws(ConfinementError) -> Date? in
+            try root.writeAtomically(Data(content.utf8), to: path).modified
         }
     }
 

@@ -3,21 +3,26 @@ import RalphAPI
 
 /// The configs, presets, hats and prompts of a workspace, read the way the original server listed them
 /// (reference §2.3), and the rules for which files the content routes may serve.
+///
+/// Every listing and every read goes through the workspace's ``RootDirectory`` (the root of ``WorkspaceRoots`` that
+/// holds it): directories are listed through their descriptors and files read through the descriptor that was opened,
+/// so a link out of the root, or a directory swapped for one while a request runs, never yields an outside byte.
 public enum PresetLibrary {
-    /// `presets/*.yml|yaml` (not recursive), sorted by name. Files (or links) that resolve outside the roots are left
-    /// out, so their content never shows, not even a description line.
+    /// `presets/*.yml|yaml` (not recursive), sorted by name. Files (or links) that lead outside the root are left out,
+    /// so their content never shows, not even a description line.
     public static func presets(in workspace: String, roots: WorkspaceRoots) -> [PresetItem] {
-        yamlFiles(in: workspace + "/presets", roots: roots).map { file in
-            PresetItem(name: stem(file), path: "presets/" + file, description: description(ofFile: workspace + "/presets/" + file))
+        guard let root = roots.directory(containing: workspace) else { return [] }
+        return yamlFiles(in: workspace + "/presets", root: root).map { file in
+            PresetItem(name: stem(file), path: "presets/" + file, description: description(ofFile: workspace + "/presets/" + file, root: root))
         }.sorted { ($0.name, $0.path) < ($1.name, $1.path) }
     }
 
     /// The presets, plus the workspace's own `ralph.yml`/`ralph.yaml` (ralph's default config).
     public static func configs(in workspace: String, roots: WorkspaceRoots) -> [ConfigItem] {
         var items = presets(in: workspace, roots: roots).map { ConfigItem(path: $0.path, name: $0.name, description: $0.description) }
-        if let file = workspaceConfig(in: workspace, roots: roots) {
+        if let file = workspaceConfig(in: workspace, roots: roots), let root = roots.directory(containing: workspace) {
             let name = (file as NSString).lastPathComponent
-            items.append(ConfigItem(path: name, name: stem(name), description: description(ofFile: file)))
+            items.append(ConfigItem(path: name, name: stem(name), description: description(ofFile: file, root: root)))
         }
         return items.sorted { ($0.name, $0.path) < ($1.name, $1.path) }
     }
@@ -25,13 +30,14 @@ public enum PresetLibrary {
     /// Hats defined by the presets and the workspace config, de-duplicated by display name (presets in name order
     /// first, then the config), sorted by name. Files that are not valid YAML are skipped.
     public static func hats(in workspace: String, roots: WorkspaceRoots) -> [HatItem] {
+        guard let root = roots.directory(containing: workspace) else { return [] }
         var files = presets(in: workspace, roots: roots).map(\.path)
         if let config = workspaceConfig(in: workspace, roots: roots) { files.append((config as NSString).lastPathComponent) }
         var byName: [String: HatItem] = [:]
         var order: [String] = []
         for file in files {
-            guard let text = FileSystem.readText(workspace + "/" + file, limit: 4 << 20),
-                let root = RalphYAML.mapping(text), let hats = root["hats"] as? [String: Any]
+            guard let text = (try? root.readFile(workspace + "/" + file, limit: 4 << 20))?.text,
+                let mapping = RalphYAML.mapping(text), let hats = mapping["hats"] as? [String: Any]
             else { continue }
             for id in hats.keys.sorted() {
                 let definition = hats[id] as? [String: Any] ?? [:]
@@ -53,14 +59,25 @@ public enum PresetLibrary {
         return order.compactMap { byName[$0] }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
     }
 
-    /// The workspace's `ralph.yml`/`ralph.yaml`, if it resolves inside the roots.
+    /// The workspace's `ralph.yml`/`ralph.yaml`, if it is a regular file reached inside the root.
     public static func workspaceConfig(in workspace: String, roots: WorkspaceRoots) -> String? {
-        guard let file = WorkspaceConfig.file(in: workspace), let real = FileSystem.realPath(file), roots.root(containing: real) != nil else { return nil }
-        return file
+        guard let root = roots.directory(containing: workspace) else { return nil }
+        return WorkspaceConfig.file(in: workspace, root: root)
     }
 
-    /// `prompts/**/*.md`, sorted by path. Symbolic links are not followed.
-    public static func prompts(in workspace: String) -> [PromptItem] {
+    /// The workspace's config file and its text, read through one descriptor under the root; nil when there is none
+    /// (or it leads out of the root).
+    public static func workspaceConfigText(in workspace: String, roots: WorkspaceRoots, limit: Int = 4 << 20) -> (path: String, text: String)? {
+        guard let file = workspaceConfig(in: workspace, roots: roots), let root = roots.directory(containing: workspace),
+            let content = try? root.readFile(file, limit: limit)
+        else { return nil }
+        return (file, content.text)
+    }
+
+    /// `prompts/**/*.md`, sorted by path. Symbolic links are not followed: entries are listed by what their directory
+    /// says they are, and read with ``RootDirectory/Links/refused``.
+    public static func prompts(in workspace: String, roots: WorkspaceRoots) -> [PromptItem] {
+        guard let root = roots.directory(containing: workspace) else { return [] }
         let base = workspace + "/prompts"
         var items: [PromptItem] = []
         var stack = [""]
@@ -68,14 +85,13 @@ public enum PresetLibrary {
         while let relative = stack.popLast(), visited < 10_000 {
             visited += 1
             let dir = relative.isEmpty ? base : base + "/" + relative
-            for name in (FileSystem.list(dir) ?? []) where !name.hasPrefix(".") {
-                let path = dir + "/" + name
-                guard let status = FileSystem.status(path, followSymlinks: false) else { continue }
-                let rel = relative.isEmpty ? name : relative + "/" + name
-                if status.isDirectory {
+            for entry in (try? root.list(dir, links: .refused)) ?? [] where !entry.name.hasPrefix(".") {
+                let rel = relative.isEmpty ? entry.name : relative + "/" + entry.name
+                if entry.kind == .directory {
                     stack.append(rel)
-                } else if status.isRegularFile, name.hasSuffix(".md") {
-                    items.append(PromptItem(path: "prompts/" + rel, name: stem(name), preview: preview(ofFile: path)))
+                } else if entry.kind == .file, entry.name.hasSuffix(".md") {
+                    let text = (try? root.readFile(dir + "/" + entry.name, limit: 64 * 1024, links: .refused))?.text
+                    items.append(PromptItem(path: "prompts/" + rel, name: stem(entry.name), preview: text.map(preview(ofText:)) ?? ""))
                 }
             }
         }
@@ -84,9 +100,19 @@ public enum PresetLibrary {
 
     // MARK: - Which files the content routes serve
 
+    /// A file a content route read: where it really is, and its text.
+    public struct ServedFile: Sendable, Equatable {
+        /// The canonical path of the file that was opened (links resolved).
+        public var path: String
+        public var content: String
+    }
+
+    /// The largest file the content routes serve.
+    public static let servedLimit = 4 << 20
+
     /// A config the `/api/configs/{path}` route may serve: YAML under `presets/`, or the workspace's `ralph.yml` /
-    /// `ralph.yaml`. `path` is relative to the workspace; the result is the canonical file path.
-    public static func configFile(_ path: String, workspace: String, roots: WorkspaceRoots) -> Result<String, WorkspaceRoots.PathError> {
+    /// `ralph.yaml`. `path` is relative to the workspace.
+    public static func configFile(_ path: String, workspace: String, roots: WorkspaceRoots) -> Result<ServedFile, WorkspaceRoots.PathError> {
         servedFile(path, workspace: workspace, roots: roots) { relative in
             let isYAML = relative.hasSuffix(".yml") || relative.hasSuffix(".yaml")
             return isYAML && (relative.hasPrefix("presets/") || relative == "ralph.yml" || relative == "ralph.yaml")
@@ -94,40 +120,48 @@ public enum PresetLibrary {
     }
 
     /// A prompt the `/api/prompts/{path}` route may serve: markdown under `prompts/`.
-    public static func promptFile(_ path: String, workspace: String, roots: WorkspaceRoots) -> Result<String, WorkspaceRoots.PathError> {
+    public static func promptFile(_ path: String, workspace: String, roots: WorkspaceRoots) -> Result<ServedFile, WorkspaceRoots.PathError> {
         servedFile(path, workspace: workspace, roots: roots) { relative in
             relative.hasPrefix("prompts/") && relative.hasSuffix(".md")
         } expected: { "a markdown file under prompts/" }
     }
 
+    /// Checks the name lexically (inside the workspace, of the right kind) before anything touches the disk, then
+    /// opens it under the root (no link out of the root followed, whatever changes meanwhile), checks the kind of the
+    /// file that was opened (links inside the root may rename it), and reads it through the same descriptor.
     static func servedFile(
         _ path: String, workspace: String, roots: WorkspaceRoots, allowed: (String) -> Bool, expected: () -> String
-    ) -> Result<String, WorkspaceRoots.PathError> {
+    ) -> Result<ServedFile, WorkspaceRoots.PathError> {
+        if path.isEmpty { return .failure(.empty) }
+        if path.utf8.count > 4096 { return .failure(.tooLong) }
+        if path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return .failure(.invalidCharacters(path)) }
         // Absolute paths are refused outright: these routes take paths relative to the workspace.
         if path.hasPrefix("/") { return .failure(.outsideRoots(path)) }
-        // Lexically inside the workspace and of the right kind, before anything touches the disk.
         let lexical = FileSystem.join(workspace, path)
         let relative = FileSystem.relative(lexical, to: workspace)
         guard !relative.hasPrefix("/"), relative != "." else { return .failure(.outsideRoots(path)) }
         guard allowed(relative) else { return .failure(.wrongKind(path, expected: expected())) }
-        switch roots.resolve(path, relativeTo: workspace, kind: .file) {
-        case .success(let real):
-            // After symbolic links: still inside the workspace, still of the right kind.
-            let realRelative = FileSystem.relative(real, to: workspace)
+        guard let root = roots.directory(containing: lexical) else { return .failure(.outsideRoots(path)) }
+        do throws(ConfinementError) {
+            guard let (content, location) = try root.readFileAndLocation(lexical, limit: servedLimit) else { return .failure(.notFound(path)) }
+            // The file that was opened: still inside the workspace, still of the right kind.
+            let realRelative = FileSystem.relative(location, to: workspace)
             guard !realRelative.hasPrefix("/") else { return .failure(.outsideRoots(path)) }
             guard allowed(realRelative) else { return .failure(.wrongKind(path, expected: expected())) }
-            return .success(real)
-        case .failure(let error):
-            return .failure(error)
+            return .success(ServedFile(path: location, content: content.text))
+        } catch {
+            return .failure(WorkspaceRoots.PathError(error, path: path))
         }
     }
 
     // MARK: - Helpers
 
-    static func yamlFiles(in dir: String, roots: WorkspaceRoots) -> [String] {
-        (FileSystem.list(dir) ?? []).filter { name in
-            guard (name.hasSuffix(".yml") || name.hasSuffix(".yaml")), !name.hasPrefix("."), let real = FileSystem.realPath(dir + "/" + name) else { return false }
-            return FileSystem.status(real)?.isRegularFile == true && roots.root(containing: real) != nil
+    /// Names of `*.yml|yaml` entries of `dir` that are regular files reached inside the root (links that stay inside
+    /// are followed).
+    static func yamlFiles(in dir: String, root: RootDirectory) -> [String] {
+        ((try? root.list(dir)) ?? []).map(\.name).filter { name in
+            guard name.hasSuffix(".yml") || name.hasSuffix(".yaml"), !name.hasPrefix(".") else { return false }
+            return (try? root.status(dir + "/" + name))?.isRegularFile == true
         }
     }
 
@@ -144,8 +178,8 @@ public enum PresetLibrary {
         return trimmed.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)
     }
 
-    static func description(ofFile path: String) -> String {
-        FileSystem.readText(path, limit: 64 * 1024).map(description(ofText:)) ?? ""
+    static func description(ofFile path: String, root: RootDirectory) -> String {
+        (try? root.readFile(path, limit: 64 * 1024)).map { description(ofText: $0.text) } ?? ""
     }
 
     /// First non-blank trimmed line; over 50 bytes it is cut to at most 47 bytes on a character boundary, plus `...`.
@@ -159,10 +193,6 @@ public enum PresetLibrary {
             cut.append(character)
         }
         return cut + "..."
-    }
-
-    static func preview(ofFile path: String) -> String {
-        FileSystem.readText(path, limit: 64 * 1024).map(preview(ofText:)) ?? ""
     }
 
     static func strings(_ value: Any?) -> [String] {

@@ -28,8 +28,8 @@ public enum SkillRegistry {
 
     public static func skills(workspace: String, roots: WorkspaceRoots) -> Result {
         var config: [String: Any] = [:]
-        if let file = PresetLibrary.workspaceConfig(in: workspace, roots: roots), let text = FileSystem.readText(file),
-            let root = RalphYAML.mapping(text), let section = root["skills"] as? [String: Any]
+        if let (_, text) = PresetLibrary.workspaceConfigText(in: workspace, roots: roots, limit: 1 << 20),
+            let mapping = RalphYAML.mapping(text), let section = mapping["skills"] as? [String: Any]
         {
             config = section
         }
@@ -47,11 +47,11 @@ public enum SkillRegistry {
                 skipped.append("\(dir): not a directory")
                 continue
             }
-            guard roots.root(containing: resolved) != nil else {
+            guard let root = roots.directory(containing: resolved) else {
                 skipped.append("\(dir): outside the workspace roots")
                 continue
             }
-            for skill in scan(resolved, workspace: workspace, roots: roots) { byName[skill.item.name] = skill }
+            for skill in scan(resolved, workspace: workspace, root: root) { byName[skill.item.name] = skill }
         }
         for (name, value) in (config["overrides"] as? [String: Any]) ?? [:] {
             guard var skill = byName[name], let override = value as? [String: Any] else { continue }
@@ -81,25 +81,25 @@ public enum SkillRegistry {
         }
     }
 
-    /// The skills of one directory. A skill file (or the directory holding a `SKILL.md`) that resolves outside the
-    /// roots through a symbolic link is not read.
-    static func scan(_ dir: String, workspace: String, roots: WorkspaceRoots) -> [Skill] {
+    /// The skills of one directory, listed and read under the root that holds it: a skill file (or a directory holding
+    /// a `SKILL.md`) that leads out of the root through a symbolic link is not read; links that stay inside are followed.
+    static func scan(_ dir: String, workspace: String, root: RootDirectory) -> [Skill] {
         var skills: [Skill] = []
-        for name in (FileSystem.list(dir) ?? []).sorted() where !name.hasPrefix(".") {
+        for name in ((try? root.list(dir)) ?? []).map(\.name).sorted() where !name.hasPrefix(".") {
             let path = dir + "/" + name
-            guard let status = FileSystem.status(path), let real = FileSystem.realPath(path), roots.root(containing: real) != nil else { continue }
-            if status.isDirectory, let skillFile = FileSystem.realPath(path + "/SKILL.md"), roots.root(containing: skillFile) == nil { continue }
+            guard let status = try? root.status(path) else { continue }
             if status.isRegularFile, name.hasSuffix(".md") {
-                if let skill = load(path, fallbackName: String(name.dropLast(3)), workspace: workspace) { skills.append(skill) }
-            } else if status.isDirectory, FileSystem.status(path + "/SKILL.md")?.isRegularFile == true {
-                if let skill = load(path + "/SKILL.md", fallbackName: name, workspace: workspace) { skills.append(skill) }
+                if let skill = load(path, fallbackName: String(name.dropLast(3)), workspace: workspace, root: root) { skills.append(skill) }
+            } else if status.isDirectory {
+                if let skill = load(path + "/SKILL.md", fallbackName: name, workspace: workspace, root: root) { skills.append(skill) }
             }
         }
         return skills
     }
 
-    static func load(_ file: String, fallbackName: String, workspace: String) -> Skill? {
-        guard let text = FileSystem.readText(file, limit: 4 << 20) else { return nil }
+    /// A skill file read through its descriptor; nil when it is missing, not a regular file or not under the root.
+    static func load(_ file: String, fallbackName: String, workspace: String, root: RootDirectory) -> Skill? {
+        guard let text = (try? root.readFile(file, limit: 4 << 20))?.text else { return nil }
         let (front, body) = frontMatter(text)
         let name = (front["name"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? fallbackName
         let item = SkillItem(

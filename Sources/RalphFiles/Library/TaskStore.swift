@@ -6,20 +6,28 @@ import RalphAPI
 ///
 /// Reads take a shared `flock` on the sidecar `tasks.jsonl.lock`, changes an exclusive one for the whole
 /// read-modify-write, as ralph does, so neither side loses the other's update. Fields this code does not know
-/// (newer ralph versions add some) and lines it cannot parse are written back unchanged. Blocking: call it from a
-/// thread pool.
+/// (newer ralph versions add some) and lines it cannot parse are written back unchanged. Every file is opened under the
+/// workspace's ``RootDirectory``: a `tasks.jsonl` (or `.ralph`, or `.ralph/agent`) that links out of the root is
+/// refused (``StoreError/refused(_:)``) before anything is locked or written. Blocking: call it from a thread pool.
 public struct TaskStore: Sendable {
     public enum StoreError: Error, Equatable, CustomStringConvertible {
         case notFound(String)
         case invalid(String)
         case io(String)
+        /// The file, or a directory on its way, leads out of the workspace root.
+        case refused(ConfinementError)
 
         public var description: String {
             switch self {
             case .notFound(let id): "no task with id '\(id)'"
             case .invalid(let why): why
             case .io(let why): why
+            case .refused(let error): error.description
             }
+        }
+
+        init(_ error: ConfinementError) {
+            self = error.isRefusal ? .refused(error) : .io(error.description)
         }
     }
 
@@ -29,24 +37,30 @@ public struct TaskStore: Sendable {
         case other(String)
     }
 
+    /// The tasks file.
     public let path: String
+    /// The root the workspace lies in, which every file is opened from.
+    public let root: RootDirectory
+    /// ralph's lock sidecar, `tasks.jsonl.lock`.
     public var lockPath: String { path + ".lock" }
 
-    /// The store of a workspace.
-    public init(workspace: String) {
-        self.path = workspace + "/.ralph/agent/tasks.jsonl"
+    /// The store of a workspace under `root`.
+    public init(workspace: String, root: RootDirectory) {
+        self.init(path: workspace + "/.ralph/agent/tasks.jsonl", root: root)
     }
 
-    public init(path: String) {
+    /// The store of the tasks file `path` under `root`.
+    public init(path: String, root: RootDirectory) {
         self.path = path
+        self.root = root
     }
 
     /// Every task, in file order.
     public func load() throws(StoreError) -> [TaskItem] {
         // A read must not create anything (a new .ralph/ would make the directory look like a ralph workspace).
-        guard FileSystem.status(path) != nil else { return [] }
+        guard try exists() else { return [] }
         do {
-            return try FileLock.withLock(lockPath, exclusive: false) { () throws(StoreError) -> [TaskItem] in
+            return try FileLock.withLock(lockPath, in: root, exclusive: false) { () throws(StoreError) -> [TaskItem] in
                 try readLines().compactMap { line in
                     if case .task(let object) = line { return Self.item(object) }
                     return nil
@@ -54,8 +68,19 @@ public struct TaskStore: Sendable {
             }
         } catch let error as StoreError {
             throw error
+        } catch let error as ConfinementError {
+            throw StoreError(error)
         } catch {
             throw .io("\(error)")
+        }
+    }
+
+    /// Whether the file exists; refuses one that leads out of the root.
+    func exists() throws(StoreError) -> Bool {
+        do throws(ConfinementError) {
+            return try root.status(path) != nil
+        } catch {
+            throw StoreError(error)
         }
     }
 
@@ -115,8 +140,9 @@ public struct TaskStore: Sendable {
 
     /// Read-modify-write under the exclusive lock.
     func modify(_ change: (inout [Line]) -> Void) throws(StoreError) {
+        _ = try exists()
         do {
-            try FileLock.withLock(lockPath, exclusive: true) { () throws(StoreError) in
+            try FileLock.withLock(lockPath, in: root, exclusive: true) { () throws(StoreError) in
                 var lines = try readLines()
                 change(&lines)
                 let text = lines.map { line -> String in
@@ -125,22 +151,29 @@ public struct TaskStore: Sendable {
                     case .other(let raw): raw
                     }
                 }.joined(separator: "\n")
-                do {
-                    try FileSystem.writeAtomically(Data((text.isEmpty ? "" : text + "\n").utf8), to: path)
+                do throws(ConfinementError) {
+                    try root.writeAtomically(Data((text.isEmpty ? "" : text + "\n").utf8), to: path)
                 } catch {
-                    throw .io("cannot write \(path): \(error)")
+                    throw StoreError(error)
                 }
             }
         } catch let error as StoreError {
             throw error
+        } catch let error as ConfinementError {
+            throw StoreError(error)
         } catch {
             throw .io("\(error)")
         }
     }
 
     func readLines() throws(StoreError) -> [Line] {
-        guard FileSystem.status(path) != nil else { return [] }
-        guard let text = FileSystem.readText(path, limit: 64 << 20) else { throw .io("cannot read \(path)") }
+        let file: RootDirectory.FileContent?
+        do throws(ConfinementError) {
+            file = try root.readFile(path, limit: 64 << 20)
+        } catch {
+            throw StoreError(error)
+        }
+        guard let text = file?.text else { return [] }
         return text.split(whereSeparator: \.isNewline).map { raw in
             if case .object(let object)? = try? JSONParser.parse(String(raw)), object["id"]?.stringValue != nil { return .task(object) }
             return .other(String(raw))

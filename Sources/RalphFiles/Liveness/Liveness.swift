@@ -74,6 +74,10 @@ public struct LockTable: Sendable {
 }
 
 /// Reads a workspace's liveness evidence. Blocking; call it from the catalog thread.
+///
+/// ralph never links `current-events`, `loop.lock` or `loops.json`, so they are opened as discovery opens directories:
+/// from the file system root with no symbolic link anywhere on the way (see ``RunDiscovery``); a link there is no
+/// evidence.
 public enum LivenessProbe {
     /// Probes the workspace holding `stateDirectory`.
     public static func probe(workspace: String, stateDirectory: String, layout: RunLocation.Layout, locks: LockTable?) -> WorkspaceLiveness {
@@ -82,16 +86,16 @@ public enum LivenessProbe {
         case .agent:
             result.currentRunFile = stateDirectory + "/events.jsonl"
         case .ralph:
-            if let marker = FileSystem.readText(stateDirectory + "/current-events", limit: 64 * 1024)?
-                .trimmingCharacters(in: .whitespacesAndNewlines), !marker.isEmpty
+            if let marker = (try? RunDiscovery.fileSystem.readFile(stateDirectory + "/current-events", limit: 64 * 1024, links: .refused))?
+                .text.trimmingCharacters(in: .whitespacesAndNewlines), !marker.isEmpty
             {
                 result.currentRunFile = FileSystem.join(workspace, marker)
-            } else if FileSystem.status(stateDirectory + "/events.jsonl") != nil {
+            } else if (try? RunDiscovery.fileSystem.entryStatus(stateDirectory + "/events.jsonl", links: .refused)) != nil {
                 result.currentRunFile = stateDirectory + "/events.jsonl"
             }
         }
         let lockPath = stateDirectory + "/loop.lock"
-        if let status = FileSystem.status(lockPath) {
+        if let status = try? RunDiscovery.fileSystem.status(lockPath, links: .refused) {
             if let locks {
                 if let holder = locks.holder(device: status.device, inode: status.inode) {
                     result.lockHeld = true
@@ -110,8 +114,8 @@ public enum LivenessProbe {
         let parts = workspace.split(separator: "/")
         guard parts.count >= 2, parts[parts.count - 2] == ".worktrees" else { return nil }
         let repo = "/" + parts.dropLast(2).joined(separator: "/")
-        guard let bytes = FileSystem.readSmallFile(repo + "/.ralph/loops.json", limit: 4 << 20),
-            case .object(let o)? = try? JSONParser.parse(bytes), case .array(let loops)? = o["loops"]
+        guard let file = try? RunDiscovery.fileSystem.readFile(repo + "/.ralph/loops.json", limit: 4 << 20, links: .refused),
+            case .object(let o)? = try? JSONParser.parse(file.bytes), case .array(let loops)? = o["loops"]
         else { return nil }
         for case .object(let entry) in loops {
             guard let path = entry["worktree_path"]?.stringValue, FileSystem.join(repo, path) == workspace,
@@ -137,8 +141,10 @@ public enum LivenessProbe {
 
     /// Fallback where `/proc/locks` is missing: a non-blocking *shared* lock attempt, released at once.
     static func isLockHeldByProbe(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
+        let fileSystem = RunDiscovery.fileSystem
+        guard let components = try? fileSystem.components(of: path),
+            let fd = try? fileSystem.openDescriptor(components, flags: O_RDONLY | O_NONBLOCK, links: .refused)
+        else { return false }
         defer { close(fd) }
         if flock(fd, LOCK_SH | LOCK_NB) == 0 {
             flock(fd, LOCK_UN)

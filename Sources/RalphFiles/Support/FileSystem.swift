@@ -8,6 +8,10 @@ import Darwin
 
 /// Thin, throwing-free wrappers over the POSIX calls the catalog needs. They block, so call them off the async
 /// runtime (the catalog's own thread, or a thread pool).
+///
+/// These open by name and follow symbolic links anywhere: they are for the server's own files (its data directory,
+/// `/proc`, its bundled web assets) and for lexical path work. A file under a workspace root is opened through that
+/// root's ``RootDirectory``, which confines the open itself.
 public enum FileSystem {
     public struct Status: Sendable, Equatable {
         public var device: UInt64

@@ -12,8 +12,9 @@ struct EventWriter: Sendable {
 
     /// Appends `{"payload":…,"topic":…,"ts":…}` (the line `ralph emit` writes) to the run's file with one `O_APPEND`
     /// write, and returns its id. The run must be live (running or paused): ralph reads new lines at the end of each
-    /// iteration, and a finished run reads nothing.
-    /// Appends the line and returns its id as the session stream shows it (`<line>:<check>`).
+    /// iteration, and a finished run reads nothing. The file is opened from the descriptor of the run's root with no
+    /// symbolic link on the way: an events file or `.ralph` swapped for a link is `400 invalid_path:`, nothing written.
+    /// The id is the one the session stream shows (`<line>:<check>`).
     func append(topic: String, payload: JSONValue, to snapshot: RunSnapshot, at date: Date) async throws(APIError) -> SessionEventID {
         let line = try await appendLine(topic: topic, payload: payload, to: snapshot, at: date)
         return SessionEventID(line: line, check: SessionEventID.check(ts: Timestamp.formatRalph(date), topic: topic))
@@ -27,9 +28,15 @@ struct EventWriter: Sendable {
         let catalog = self.catalog
         let id = snapshot.id
         let file = snapshot.location.file
+        let rootPath = snapshot.location.root
         do {
             return try await NIOThreadPool.singleton.runIfActive { () throws -> Int in
-                let start = try EventFileAppender.appendReturningOffset(line: line, to: file)
+                let start: Int
+                do throws(ConfinementError) {
+                    start = try EventFileAppender.appendReturningOffset(line: line, to: file, in: RootDirectory(path: rootPath))
+                } catch {
+                    throw APIError(error, doing: "write to the run's events file")
+                }
                 guard let number = try catalog.lineNumber(id: id, lineStartingAt: start) else {
                     throw APIError.sessionNotFound("session \(id) is gone")
                 }

@@ -18,7 +18,7 @@ struct LibraryRoutes {
                 PresetLibrary.configFile(path, workspace: workspace, roots: roots)
             }
         }
-        listing("/api/prompts", on: router) { workspace in PromptsResponse(prompts: PresetLibrary.prompts(in: workspace)) }
+        listing("/api/prompts", on: router) { workspace in PromptsResponse(prompts: PresetLibrary.prompts(in: workspace, roots: roots)) }
         router.get("/api/prompts/**") { request, context in
             try await content(request, context, contentType: "markdown", notFound: .promptNotFound) { path, workspace in
                 PresetLibrary.promptFile(path, workspace: workspace, roots: roots)
@@ -51,7 +51,7 @@ struct LibraryRoutes {
             try context.require(.viewer)
             let workspace = try await selector.workspace(for: request)
             let exported = try await blocking { () -> ConfigExportResponse? in
-                guard let file = PresetLibrary.workspaceConfig(in: workspace, roots: roots), let text = FileSystem.readText(file, limit: 4 << 20) else { return nil }
+                guard let (file, text) = PresetLibrary.workspaceConfigText(in: workspace, roots: roots) else { return nil }
                 return ConfigExportResponse(content: text, filename: (file as NSString).lastPathComponent)
             }
             guard let exported else { throw APIError.configNotFound("no ralph configuration file (ralph.yml or ralph.yaml) in \(workspace)") }
@@ -78,45 +78,45 @@ struct LibraryRoutes {
     }
 
     /// Writes the workspace's config (`ralph.yml`, or the `ralph.yaml` it already has), keeping the old file as
-    /// `<name>.bak-YYYYMMDD-HHMMSS`. Blocking.
+    /// `<name>.bak-YYYYMMDD-HHMMSS`; every file opened under the workspace's root. Blocking.
     static func importConfig(_ content: String, into workspace: String, roots: WorkspaceRoots) throws -> ConfigImportResponse {
+        guard let root = roots.directory(containing: workspace) else { throw APIError.invalidPath("workspace: '\(workspace)' is outside the workspace roots") }
         let existing = PresetLibrary.workspaceConfig(in: workspace, roots: roots)
         let target = existing ?? workspace + "/ralph.yml"
         let name = (target as NSString).lastPathComponent
         var backup: String?
-        if let existing, let data = FileManager.default.contents(atPath: existing) {
-            let stamp = Timestamp.format(Date()).prefix(19).filter(\.isNumber)
-            let backupName = "\(name).bak-\(stamp.prefix(8))-\(stamp.dropFirst(8))"
-            do {
-                try FileSystem.writeAtomically(data, to: workspace + "/" + backupName)
-            } catch {
-                throw APIError.internalError("cannot keep a backup of \(name): \(error)")
-            }
-            backup = backupName
-        }
         do {
-            try FileSystem.writeAtomically(Data(content.utf8), to: target)
+            // A ralph.yml that links out of the root is refused here, before anything is written.
+            if let old = try root.readFile(target, limit: 4 << 20) {
+                let stamp = Timestamp.format(Date()).prefix(19).filter(\.isNumber)
+                let backupName = "\(name).bak-\(stamp.prefix(8))-\(stamp.dropFirst(8))"
+                try root.writeAtomically(Data(old.bytes), to: workspace + "/" + backupName, mode: mode_t(old.status.mode))
+                backup = backupName
+            }
+            try root.writeAtomically(Data(content.utf8), to: target)
         } catch {
-            throw APIError.internalError("cannot write \(name): \(error)")
+            throw APIError(error, doing: "write \(name)")
         }
         return ConfigImportResponse(status: "Configuration imported successfully", path: name, backup: backup)
     }
 
-    /// `GET /api/configs/{path}`, `/api/prompts/{path}`: a file the route may serve, inside the roots.
+    /// `GET /api/configs/{path}`, `/api/prompts/{path}`: a file the route may serve, opened under the workspace's root
+    /// and read through that descriptor.
     func content(
         _ request: Request, _ context: AppRequestContext, contentType: String, notFound: ErrorPrefix,
-        resolve: @escaping @Sendable (String, String) -> Result<String, WorkspaceRoots.PathError>
+        read: @escaping @Sendable (String, String) -> Result<PresetLibrary.ServedFile, WorkspaceRoots.PathError>
     ) async throws -> Response {
         try context.require(.viewer)
         let path = try PathParameter.decode(context)
         let workspace = try await selector.workspace(for: request)
         let text = try await blocking { () throws -> String in
-            switch resolve(path, workspace) {
+            switch read(path, workspace) {
             case .success(let file):
-                guard let text = FileSystem.readText(file, limit: 4 << 20) else { throw APIError.other(.notFound, notFound, path) }
-                return text
+                return file.content
             case .failure(.notFound):
                 throw APIError.other(.notFound, notFound, path)
+            case .failure(.unreadable(_, let reason)):
+                throw APIError.other(.notFound, notFound, "\(path.prefix(200)): \(reason)")
             case .failure(let error):
                 throw APIError.invalidPath(error.description)
             }

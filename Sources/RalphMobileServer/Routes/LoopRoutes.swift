@@ -19,13 +19,13 @@ struct LoopRoutes {
     func register(on router: Router<AppRequestContext>) {
         router.get("/api/loops") { request, context in
             try context.require(.viewer)
-            let workspace = try await selector.workspace(for: request)
+            let workspace = try await selector.selection(for: request)
             return JSONResponse.make(LoopsResponse(loops: try await liveLoops(workspace).map(\.info)))
         }
         router.get("/api/loops/{id}") { request, context in
             try context.require(.viewer)
             let id = context.parameters.get("id") ?? ""
-            let workspace = try await selector.workspace(for: request)
+            let workspace = try await selector.selection(for: request)
             guard let entry = try await liveLoops(workspace).first(where: { $0.id == id }) else { throw APIError.other(.notFound, .loopNotFound, id) }
             return JSONResponse.make(entry.info)
         }
@@ -38,11 +38,14 @@ struct LoopRoutes {
         }
         router.get("/api/merge-queue") { request, context in
             try context.require(.viewer)
-            let workspace = try await selector.workspace(for: request)
+            let workspace = try await selector.selection(for: request)
             let (pending, completed) = try await blocking { () throws -> ([MergeQueueItem], [MergeQueueItem]) in
-                let paths = Dictionary((try? LoopRegistry(workspace: workspace).allEntries())?.compactMap { e in e.worktreePath.map { (e.id, $0) } } ?? [], uniquingKeysWith: { a, _ in a })
+                let registry = LoopRegistry(workspace: workspace.path, root: workspace.root)
+                let paths = Dictionary((try? registry.allEntries())?.compactMap { e in e.worktreePath.map { (e.id, $0) } } ?? [], uniquingKeysWith: { a, _ in a })
                 do {
-                    return try MergeQueue(workspace: workspace).items(worktreePaths: paths)
+                    return try MergeQueue(workspace: workspace.path, root: workspace.root).items(worktreePaths: paths)
+                } catch let error as ConfinementError {
+                    throw APIError(error, doing: "read the merge queue")
                 } catch {
                     throw APIError.internalError("cannot read the merge queue: \(error)")
                 }
@@ -51,10 +54,12 @@ struct LoopRoutes {
         }
     }
 
-    func liveLoops(_ workspace: String) async throws -> [LoopRegistry.Entry] {
+    func liveLoops(_ workspace: WorkspaceSelector.Selection) async throws -> [LoopRegistry.Entry] {
         try await blocking {
             do {
-                return try LoopRegistry(workspace: workspace).liveEntries()
+                return try LoopRegistry(workspace: workspace.path, root: workspace.root).liveEntries()
+            } catch let error as ConfinementError {
+                throw APIError(error, doing: "read the loop registry")
             } catch {
                 throw APIError.other(.internalServerError, .registryError, "\(error)")
             }
@@ -68,14 +73,15 @@ struct LoopRoutes {
         try context.require(.admin)
         let body = try await request.decode(as: SpawnLoopRequest.self, context: context)
         let prompt = try EventWriter.text(body.prompt, field: "prompt")
-        let workspace = try await selector.workspace(for: request)
+        let selection = try await selector.selection(for: request)
+        let workspace = selection.path
         let roots = self.roots
         let arguments = try await blocking { () throws -> [String] in
             var arguments = ["run", "-p", prompt, "--autonomous", "--no-tui"]
             if let config = body.configPath {
                 arguments += ["-c", try StartRequestValidator(roots: roots).config(config, in: workspace)]
             }
-            if let base = body.baseBranch, !base.isEmpty, let current = Self.currentBranch(of: workspace), base != current {
+            if let base = body.baseBranch, !base.isEmpty, let current = Self.currentBranch(of: workspace, root: selection.root), base != current {
                 throw APIError.invalidBody("ralph starts worktree loops from the checked-out branch '\(current)'; base_branch '\(base)' cannot be honoured")
             }
             return arguments
@@ -91,7 +97,7 @@ struct LoopRoutes {
         var entry: LoopRegistry.Entry?
         let deadline = ContinuousClock.now + .seconds(5)
         while entry == nil, ContinuousClock.now < deadline {
-            entry = (try? await liveLoops(workspace))?.first { $0.pid == outcome.pid }
+            entry = (try? await liveLoops(selection))?.first { $0.pid == outcome.pid }
             if entry == nil, !outcome.pending, catalog.snapshot(id: outcome.id)?.location.workspace == workspace { break }
             if entry == nil { try await Task.sleep(for: .milliseconds(50)) }
         }
@@ -114,13 +120,18 @@ struct LoopRoutes {
         guard !id.isEmpty, id.count <= 128, !id.hasPrefix("."), id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {
             throw APIError.other(.notFound, .loopNotFound, String(id.prefix(100)))
         }
-        let workspace = try await selector.workspace(for: request)
+        let selection = try await selector.selection(for: request)
+        let workspace = selection.path
         let kind = try await blocking { () -> String? in
-            if let entry = (try? LoopRegistry(workspace: workspace).allEntries())?.first(where: { $0.id == id }) {
+            if let entry = (try? LoopRegistry(workspace: workspace, root: selection.root).allEntries())?.first(where: { $0.id == id }) {
                 return entry.worktreePath == nil ? "primary" : "worktree"
             }
-            if let queued = try? MergeQueue(workspace: workspace).items(), (queued.pending + queued.completed).contains(where: { $0.id == id }) { return "worktree" }
-            return FileSystem.status(workspace + "/.worktrees/" + id)?.isDirectory == true ? "worktree" : nil
+            if let queued = try? MergeQueue(workspace: workspace, root: selection.root).items(),
+                (queued.pending + queued.completed).contains(where: { $0.id == id })
+            {
+                return "worktree"
+            }
+            return (try? selection.root.status(workspace + "/.worktrees/" + id))?.isDirectory == true ? "worktree" : nil
         }
         guard let kind else { throw APIError.other(.notFound, .loopNotFound, id) }
         guard kind == "worktree" else { throw APIError.other(.badRequest, .invalidOperation, "cannot \(verb) primary loop") }
@@ -137,16 +148,16 @@ struct LoopRoutes {
         return JSONResponse.make(OperationResponse(success: true, message: "Loop \(id) \(past) successfully"))
     }
 
-    /// The branch checked out in a git work tree (`ref: refs/heads/<name>` in `.git/HEAD`), nil if detached or not a
-    /// repository.
-    static func currentBranch(of workspace: String) -> String? {
+    /// The branch checked out in a git work tree (`ref: refs/heads/<name>` in `.git/HEAD`), nil if detached, not a
+    /// repository, or kept outside the root (a worktree's `.git` file may point anywhere; only the root is read).
+    static func currentBranch(of workspace: String, root: RootDirectory) -> String? {
         var gitDir = workspace + "/.git"
-        if FileSystem.status(gitDir)?.isRegularFile == true, let pointer = FileSystem.readText(gitDir, limit: 4096),
+        if let status = try? root.status(gitDir), status.isRegularFile, let pointer = (try? root.readFile(gitDir, limit: 4096))?.text,
             let range = pointer.range(of: "gitdir: ")
         {
             gitDir = FileSystem.join(workspace, pointer[range.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines))
         }
-        guard let head = FileSystem.readText(gitDir + "/HEAD", limit: 4096)?.trimmingCharacters(in: .whitespacesAndNewlines),
+        guard let head = (try? root.readFile(gitDir + "/HEAD", limit: 4096))?.text.trimmingCharacters(in: .whitespacesAndNewlines),
             head.hasPrefix("ref: refs/heads/")
         else { return nil }
         return String(head.dropFirst("ref: refs/heads/".count))

@@ -67,9 +67,20 @@ struct SessionRoutes {
         case .pending(let started): directory = (started.workingDirectory + "/.ralph", .ralph, started.root)
         }
         let file = directory.layout == .ralph ? directory.state + "/agent/scratchpad.md" : directory.state + "/scratchpad.md"
-        let (content, modified) = try await NIOThreadPool.singleton.runIfActive {
-            let status = FileSystem.status(file)
-            return (FileSystem.readText(file, limit: 16 << 20), status?.modified)
+        // Opened from the root's descriptor and read through the one it returns: a scratchpad (or `.ralph`, or
+        // `.ralph/agent`) that links out of the root is refused.
+        let read = try await NIOThreadPool.singleton.runIfActive { () -> Result<RootDirectory.FileContent?, ConfinementError> in
+            do throws(ConfinementError) { return .success(try RootDirectory(path: directory.root).readFile(file, limit: 16 << 20)) } catch { return .failure(error) }
+        }
+        let content: String?
+        let modified: Date?
+        switch read {
+        case .success(let file):
+            (content, modified) = (file?.text, file?.status.modified)
+        case .failure(let error) where error.isRefusal:
+            throw APIError(error, doing: "read the scratchpad")
+        case .failure:
+            (content, modified) = (nil, nil)
         }
         return JSONResponse.make(
             ScratchpadResponse(content: content ?? "", updatedAt: content == nil ? nil : modified.map(Timestamp.format), path: FileSystem.relative(file, to: directory.root))

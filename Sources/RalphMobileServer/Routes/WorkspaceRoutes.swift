@@ -3,7 +3,8 @@ import Hummingbird
 import RalphAPI
 import RalphFiles
 
-/// ralph's memories and tasks of a workspace, read and written in ralph's formats under ralph's locks.
+/// ralph's memories and tasks of a workspace, read and written in ralph's formats under ralph's locks, every file opened
+/// under the workspace's root (a fixed name that links out of it is `400 invalid_path:` and nothing is written).
 struct WorkspaceRoutes {
     let selector: WorkspaceSelector
 
@@ -12,19 +13,21 @@ struct WorkspaceRoutes {
     func register(on router: Router<AppRequestContext>) {
         router.get("/api/memories") { request, context in
             try context.require(.viewer)
-            let store = MemoryStore(workspace: try await selector.workspace(for: request))
+            let store = try await memoryStore(request)
             return JSONResponse.make(try await blocking { try Self.memories(store) })
         }
         router.put("/api/memories") { request, context in
             try context.require(.admin)
             let body = try await request.decode(as: MemoriesUpdate.self, context: context)
             if body.content.utf8.count > Self.maxMemoriesBytes { throw APIError.invalidBody("content is larger than \(Self.maxMemoriesBytes) bytes") }
-            let store = MemoryStore(workspace: try await selector.workspace(for: request))
+            let store = try await memoryStore(request)
             return JSONResponse.make(
                 try await blocking {
                     let modified: Date?
                     do {
                         modified = try store.write(body.content)
+                    } catch let error as ConfinementError {
+                        throw APIError(error, doing: "write memories")
                     } catch {
                         throw APIError.internalError("cannot write memories: \(error)")
                     }
@@ -34,7 +37,7 @@ struct WorkspaceRoutes {
         }
         router.post("/api/memories/export") { request, context in
             try context.require(.viewer)
-            let store = MemoryStore(workspace: try await selector.workspace(for: request))
+            let store = try await memoryStore(request)
             let memories = try await blocking { try Self.memories(store) }
             guard memories.lastModified != nil else { throw APIError.other(.notFound, .memoriesNotFound, "no \(store.path)") }
             let now = Date()
@@ -45,7 +48,7 @@ struct WorkspaceRoutes {
         }
         router.get("/api/tasks") { request, context in
             try context.require(.viewer)
-            let store = TaskStore(workspace: try await selector.workspace(for: request))
+            let store = try await taskStore(request)
             var tasks = try await blocking { try Self.perform { () throws(TaskStore.StoreError) in try store.load() } }
             if let status = request.uri.queryParameters["status"].map({ String($0).lowercased() }), !status.isEmpty {
                 tasks = tasks.filter { $0.status.lowercased() == status }
@@ -58,11 +61,12 @@ struct WorkspaceRoutes {
             let body = try await request.decode(as: CreateTaskRequest.self, context: context)
             if let description = body.description, description.utf8.count > 64 * 1024 { throw APIError.invalidBody("description is longer than 64 KiB") }
             if body.title.utf8.count > 4096 { throw APIError.invalidBody("title is longer than 4096 bytes") }
-            let workspace = try await selector.workspace(for: request)
-            let store = TaskStore(workspace: workspace)
+            let workspace = try await selector.selection(for: request)
+            let store = TaskStore(workspace: workspace.path, root: workspace.root)
             let task = try await blocking {
                 // Tag it with the loop that is running there, as `ralph tools task add` does.
-                let loopID = FileSystem.readText(workspace + "/.ralph/current-loop-id", limit: 4096)?.trimmingCharacters(in: .whitespacesAndNewlines)
+                let loopID = (try? workspace.root.readFile(workspace.path + "/.ralph/current-loop-id", limit: 4096))?.text
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
                 return try Self.perform { () throws(TaskStore.StoreError) in
                     try store.add(
                         title: body.title, description: body.description, priority: body.priority ?? 3, blockedBy: body.blockedBy ?? [],
@@ -76,15 +80,27 @@ struct WorkspaceRoutes {
             try context.require(.admin)
             let id = context.parameters.get("id") ?? ""
             let body = try await request.decode(as: UpdateTaskRequest.self, context: context)
-            let store = TaskStore(workspace: try await selector.workspace(for: request))
+            let store = try await taskStore(request)
             return JSONResponse.make(try await blocking { try Self.perform { () throws(TaskStore.StoreError) in try store.setStatus(id: id, status: body.status) } })
         }
+    }
+
+    func memoryStore(_ request: Request) async throws -> MemoryStore {
+        let workspace = try await selector.selection(for: request)
+        return MemoryStore(workspace: workspace.path, root: workspace.root)
+    }
+
+    func taskStore(_ request: Request) async throws -> TaskStore {
+        let workspace = try await selector.selection(for: request)
+        return TaskStore(workspace: workspace.path, root: workspace.root)
     }
 
     static func memories(_ store: MemoryStore) throws -> MemoriesContent {
         do {
             guard let (content, modified) = try store.read() else { return MemoriesContent(content: "", lastModified: nil, entries: []) }
             return MemoriesContent(content: content, lastModified: modified.map(Timestamp.format), entries: MemoryStore.parse(content))
+        } catch let error as ConfinementError {
+            throw APIError(error, doing: "read memories")
         } catch {
             throw APIError.internalError("cannot read memories: \(error)")
         }
@@ -99,6 +115,7 @@ struct WorkspaceRoutes {
             case .notFound(let id): throw .other(.notFound, .taskNotFound, id)
             case .invalid(let why): throw .invalidBody(why)
             case .io(let why): throw .internalError(why)
+            case .refused(let why): throw .invalidPath(why.description)
             }
         }
     }

@@ -300,6 +300,27 @@ struct EventStreamTests {
         #expect(lines == Array(1...total), "every event exactly once, in order")
     }
 
+    @Test("a workspace's ralph.yml is read inside the root only: a link to an outside config is not read")
+    func configLinkedOut() async throws {
+        let h = try await StreamHarness.start()
+        defer { h.stop() }
+        let outside = h.tmp.subdirectory("outside")
+        try "event_loop:\n  max_iterations: 777\n".write(toFile: outside + "/ralph.yml", atomically: true, encoding: .utf8)
+        let linked = h.root + "/linked"
+        let plain = h.root + "/plain"
+        try FileManager.default.createDirectory(atPath: linked, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: linked + "/ralph.yml", withDestinationPath: outside + "/ralph.yml")
+        try FileManager.default.createDirectory(atPath: plain, withIntermediateDirectories: true)
+        try "event_loop:\n  max_iterations: 12\n".write(toFile: plain + "/ralph.yml", atomically: true, encoding: .utf8)
+        let start = [Fixture.record("task.start", "t", iteration: 0, hat: "loop", triggered: "planner")]
+        let a = Fixture.id(Fixture.run(in: linked, name: "events-20260101-000000.jsonl", lines: start))
+        let b = Fixture.id(Fixture.run(in: plain, name: "events-20260101-000001.jsonl", lines: start))
+        try await Self.waitForRun(h.server, a, live: false)
+        try await Self.waitForRun(h.server, b, live: false)
+        #expect(try await HTTP.get(h.server.base + "/api/sessions/\(b)/status").json(Session.self).total == 12)
+        #expect(try await HTTP.get(h.server.base + "/api/sessions/\(a)/status").json(Session.self).total == nil, "nothing read through the link")
+    }
+
     @Test("a server with a client that reads nothing still stops promptly")
     func stopsWithAStalledClient() async throws {
         let tmp = TemporaryDirectory()

@@ -38,6 +38,8 @@ final class CatalogEngine {
     /// A `.ralph` / `.agent` directory with runs.
     struct StateDirectory {
         var workspace: String
+        /// The workspace root it was found under: its config is read from there, never through a link out of it.
+        var root: String
         var layout: RunLocation.Layout
         var liveness = WorkspaceLiveness()
         var config: WorkspaceConfig?
@@ -299,7 +301,7 @@ final class CatalogEngine {
     func rescan() {
         var found: [String: RunLocation] = [:]
         var containers: [String] = []
-        var stateDirs: [String: (String, RunLocation.Layout)] = [:]
+        var stateDirs: [String: (String, RunLocation.Layout, String)] = [:]
         var scans = configuration.roots.map { root in (root: root, candidates: RunDiscovery.workspaceCandidates(root: root)) }
         for extra in catalog.shared.withLock({ $0.extraWorkspaces }) {
             scans.append((extra.root, RunDiscovery.workspaceCandidates(workspace: extra.workspace)))
@@ -308,7 +310,7 @@ final class CatalogEngine {
             containers.append(contentsOf: candidates.containers)
             for workspace in candidates.workspaces {
                 for (stateDir, layout) in RunDiscovery.stateDirectories(of: workspace) {
-                    stateDirs[stateDir] = (workspace, layout)
+                    stateDirs[stateDir] = (workspace, layout, root)
                     for file in RunDiscovery.runFiles(in: stateDir, layout: layout) {
                         let location = RunLocation(file: file, stateDirectory: stateDir, workspace: workspace, root: root, layout: layout)
                         if found[location.id] == nil { found[location.id] = location }
@@ -319,7 +321,7 @@ final class CatalogEngine {
         // Anything created between listing a directory and watching it is caught by listing once more.
         if updateWatches(containers: containers, stateDirectories: Array(stateDirs.keys)) { needsRescan = true }
         for (path, info) in stateDirs where stateDirectories[path] == nil {
-            stateDirectories[path] = StateDirectory(workspace: info.0, layout: info.1)
+            stateDirectories[path] = StateDirectory(workspace: info.0, root: info.2, layout: info.1)
             dirtyStateDirectories.insert(path)
         }
         for id in tails.keys where found[id] == nil {
@@ -611,7 +613,8 @@ final class CatalogEngine {
 
     /// Re-reads the workspace config when its file changed; true if the parsed values changed.
     func refreshConfig(_ state: inout StateDirectory) -> Bool {
-        guard let file = WorkspaceConfig.file(in: state.workspace), let status = FileSystem.status(file) else {
+        let root = RootDirectory(path: state.root)
+        guard let file = WorkspaceConfig.file(in: state.workspace, root: root), let status = try? root.status(file) else {
             let changed = state.config != nil
             state.config = nil
             state.configStamp = nil
@@ -621,7 +624,7 @@ final class CatalogEngine {
             return false
         }
         state.configStamp = (file, status.modified, status.size)
-        let parsed = FileSystem.readText(file).flatMap { WorkspaceConfig.parse(yaml: $0, path: file) }
+        let parsed = WorkspaceConfig.load(in: state.workspace, root: root)?.config
         if parsed == nil { logger.debug("workspace config is not a YAML mapping", metadata: ["file": "\(file)"]) }
         let changed = parsed != state.config
         state.config = parsed

@@ -433,6 +433,7 @@ public final class RunSupervisor: Sendable {
         kill(ProcessInspector.signalTarget(for: process), SIGSTOP)
         state.withLock { $0.paused[sessionID] = PausedRun(id: sessionID, pid: process.pid, startTicks: process.startTicks, pausedAt: Timestamp.now()) }
         persist()
+        await persisted()
         await catalog.setPaused(true, id: sessionID)
         logger.notice("paused session \(sessionID) (pid \(process.pid))")
         return process.pid
@@ -448,6 +449,7 @@ public final class RunSupervisor: Sendable {
         }
         state.withLock { _ = $0.paused.removeValue(forKey: sessionID) }
         persist()
+        await persisted()
         await catalog.setPaused(false, id: sessionID)
         guard let process = ProcessInspector.snapshot(paused.pid), !process.isZombie, !ProcessInspector.isCurrentProcess(process),
             paused.startTicks == nil || process.startTicks == paused.startTicks
@@ -509,16 +511,18 @@ public final class RunSupervisor: Sendable {
 
     // MARK: - Persistence
 
+    /// Writes the state file on the serial persistence queue. The state is read when the write runs, not when it is
+    /// asked for, so a later write never carries an older state than an earlier one.
     private func persist() {
-        let snapshot = state.withLock { s in
-            Persisted(
-                started: Array(s.started.values.sorted { $0.startedAt > $1.startedAt }.prefix(Self.keptRuns)),
-                paused: Array(s.paused.values)
-            )
-        }
         let path = stateFile
         let logger = self.logger
-        persistQueue.async {
+        persistQueue.async { [self] in
+            let snapshot = state.withLock { s in
+                Persisted(
+                    started: Array(s.started.values.sorted { $0.startedAt > $1.startedAt }.prefix(Self.keptRuns)),
+                    paused: Array(s.paused.values)
+                )
+            }
             do {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -526,6 +530,13 @@ public final class RunSupervisor: Sendable {
             } catch {
                 logger.error("cannot save \(path): \(error)")
             }
+        }
+    }
+
+    /// Waits until the state file holds every change made so far (a pause answered is a pause a restart keeps).
+    public func persisted() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            persistQueue.async { continuation.resume() }
         }
     }
 

@@ -84,6 +84,12 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
     var chatIdleStop: Double = 600
 
     @Option(
+        name: .customLong("stream-stall-timeout"),
+        help: ArgumentHelp("Seconds an event stream's write may wait on a client that reads nothing before its connection is closed.", valueName: "seconds")
+    )
+    var streamStallTimeout: Double = 60
+
+    @Option(
         name: .customLong("web-root"),
         help: ArgumentHelp("Serve the web dashboard from this directory instead of the built-in copy (to edit it live).", valueName: "dir")
     )
@@ -115,6 +121,7 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
         if claudeCommand.isEmpty { throw ValidationError("--claude-command cannot be empty") }
         if !(1...86_400).contains(chatStallAfter) { throw ValidationError("--chat-stall-after must be between 1 and 86400 seconds") }
         if !(1...604_800).contains(chatIdleStop) { throw ValidationError("--chat-idle-stop must be between 1 and 604800 seconds") }
+        if !(1...86_400).contains(streamStallTimeout) { throw ValidationError("--stream-stall-timeout must be between 1 and 86400 seconds") }
     }
 
     func run() async throws {
@@ -141,6 +148,7 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
         configuration.claudeArguments = claudeArguments
         configuration.chatStallAfter = chatStallAfter
         configuration.chatIdleStop = chatIdleStop
+        configuration.streamStallTimeout = streamStallTimeout
         configuration.startTimeout = startTimeout
         configuration.webRoot = webRoot
         let server: RalphMobileServer

@@ -46,24 +46,64 @@ final class SSETestClient: Sendable {
         return SSETestClient(response: response)
     }
 
-    /// A connection whose body is not read until ``resume()``: a client that has stopped reading.
+    /// A connection whose body is not read until ``resume()``: a client that has stopped reading. A plain socket with
+    /// a small fixed receive buffer (no autotuning), so what the server writes backs up after a few kilobytes on any
+    /// machine, whatever its TCP buffer settings.
     final class Paused: Sendable {
-        let response: HTTPClientResponse
+        private let socket: PausedSocket
+        private let status: Int
+        private let headers: HTTPHeaders
 
         static func connect(_ url: String) async throws -> Paused {
-            var request = HTTPClientRequest(url: url)
-            request.headers.add(name: "Accept", value: "text/event-stream")
-            return Paused(response: try await HTTPClient.shared.execute(request, timeout: .seconds(10)))
+            let socket = try PausedSocket(url: url)
+            let (status, headers) = try await Task.detached { try socket.readHead() }.value
+            return Paused(socket: socket, status: status, headers: headers)
         }
 
-        private init(response: HTTPClientResponse) { self.response = response }
+        private init(socket: PausedSocket, status: Int, headers: HTTPHeaders) {
+            self.socket = socket
+            self.status = status
+            self.headers = headers
+        }
 
-        func resume() -> SSETestClient { SSETestClient(response: response) }
+        func resume() -> SSETestClient {
+            let socket = self.socket
+            let body = AsyncThrowingStream<[UInt8], Error> { continuation in
+                let thread = Thread {
+                    do {
+                        while let bytes = try socket.readBody() { continuation.yield(bytes) }
+                        continuation.finish()
+                    } catch {
+                        continuation.finish(throwing: error)
+                    }
+                }
+                continuation.onTermination = { _ in socket.shutdown() }
+                thread.start()
+            }
+            return SSETestClient(status: status, headers: headers, body: body)
+        }
+
+        deinit { socket.close() }
     }
 
-    fileprivate init(response: HTTPClientResponse) {
-        status = Int(response.status.code)
-        headers = response.headers
+    fileprivate convenience init(response: HTTPClientResponse) {
+        let body = AsyncThrowingStream<[UInt8], Error> { continuation in
+            let task = Task {
+                do {
+                    for try await chunk in response.body { continuation.yield(Array(chunk.readableBytesView)) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+        self.init(status: Int(response.status.code), headers: response.headers, body: body)
+    }
+
+    fileprivate init(status: Int, headers: HTTPHeaders, body: AsyncThrowingStream<[UInt8], Error>) {
+        self.status = status
+        self.headers = headers
         let received = self.received
         let raw = self.raw
         let waiter = self.waiter
@@ -75,8 +115,7 @@ final class SSETestClient: Sendable {
         task = Task {
             var parser = Parser()
             do {
-                for try await chunk in response.body {
-                    let bytes = Array(chunk.readableBytesView)
+                for try await bytes in body {
                     raw.withLock { $0.append(contentsOf: bytes) }
                     add(parser.feed(bytes))
                 }

@@ -42,6 +42,9 @@ public struct RalphMobileServer: Sendable {
         } catch {
             throw StartupError(error.description)
         }
+        if let apiKey = configuration.apiKey, let weakness = APIKeyPolicy.weakness(of: apiKey) {
+            throw StartupError(APIKeyPolicy.refusal(weakness, source: "--api-key or RALPH_MOBILE_API_KEY"))
+        }
         if !configuration.isLoopbackOnly && configuration.apiKey == nil && keyStore.isEmpty {
             throw StartupError(
                 """

@@ -115,6 +115,9 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
         if claudeCommand.isEmpty { throw ValidationError("--claude-command cannot be empty") }
         if !(1...86_400).contains(chatStallAfter) { throw ValidationError("--chat-stall-after must be between 1 and 86400 seconds") }
         if !(1...604_800).contains(chatIdleStop) { throw ValidationError("--chat-idle-stop must be between 1 and 604800 seconds") }
+        if let apiKey, let weakness = APIKeyPolicy.weakness(of: apiKey) {
+            throw ValidationError(APIKeyPolicy.refusal(weakness, source: "--api-key"))
+        }
     }
 
     func run() async throws {
@@ -129,6 +132,10 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.workspaces = workspaces
         let environmentKey = ProcessInfo.processInfo.environment["RALPH_MOBILE_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        if apiKey == nil, let environmentKey, let weakness = APIKeyPolicy.weakness(of: environmentKey) {
+            FileHandle.standardError.write(Data("error: \(APIKeyPolicy.refusal(weakness, source: "RALPH_MOBILE_API_KEY"))\n".utf8))
+            throw ExitCode.failure
+        }
         configuration.apiKey = apiKey ?? environmentKey
         configuration.demo = demo
         configuration.demoPace = demoPace

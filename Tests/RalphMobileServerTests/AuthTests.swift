@@ -111,7 +111,7 @@ struct AuthTests {
         } throws: { error in
             "\(error)".contains("refusing to listen on 0.0.0.0 without an API key") && "\(error)".contains("keys create")
         }
-        configuration.apiKey = "k"
+        configuration.apiKey = "a-key-strong-enough-for-lan"
         _ = try RalphMobileServer(configuration: configuration)
         configuration.apiKey = nil
         configuration.host = "192.168.1.10"

@@ -127,6 +127,9 @@ public struct RalphMobileServer: Sendable {
         let routeTable = RouteTable()
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: ErrorMiddleware(routes: routeTable))
+        if configuration.isLoopbackOnly {
+            router.add(middleware: TrustedLoopbackMiddleware(authenticator: authenticator, boundHost: configuration.host))
+        }
         router.add(middleware: AuthMiddleware(authenticator: authenticator))
         let lookup = SessionLookup(catalog: catalog, supervisor: supervisor)
         let events = EventWriter(catalog: catalog)

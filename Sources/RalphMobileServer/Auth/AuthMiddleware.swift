@@ -1,4 +1,3 @@
-import Foundation
 import Hummingbird
 
 /// Authenticates every `/api/` request except `/api/health` and the web login/logout; the identity goes into the
@@ -7,7 +6,8 @@ import Hummingbird
 /// - A presented key is looked up unless its address is refused by the ``FailureThrottle`` (`429`); a wrong one counts
 ///   against the address.
 /// - The dashboard's cookie rides along with any request the browser makes. `SameSite=Strict` keeps other sites'
-///   requests from carrying it, and a changing request must also come from this origin.
+///   requests from carrying it, and a request that changes something must also pass ``CrossSiteGuard`` (another port
+///   of the same host is the same site).
 struct AuthMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let authenticator: Authenticator
@@ -22,9 +22,7 @@ struct AuthMiddleware: RouterMiddleware {
         if let key = Authenticator.presentedKey(request) {
             identity = try identify(key: key, context: context)
         } else if authenticator.authRequired, let token = request.cookies[WebSessionStore.cookieName]?.value, !token.isEmpty {
-            if request.method != .get && request.method != .head && !Self.isSameOrigin(request) {
-                throw APIError.forbiddenAction("cross-origin request")
-            }
+            if CrossSiteGuard.changesState(request.method) { try CrossSiteGuard.check(request) }
             identity = authenticator.identify(webSession: token)
         } else {
             identity = authenticator.identify(nil)
@@ -46,15 +44,5 @@ struct AuthMiddleware: RouterMiddleware {
         let identity = authenticator.identify(key)
         if identity == nil { throttle.failure(from: address) }
         return identity
-    }
-
-    /// True when the request has no `Origin` (not a cross-site browser request) or its origin's host is the `Host`.
-    static func isSameOrigin(_ request: Request) -> Bool {
-        guard let origin = request.headers[.origin] else { return true }
-        // HTTP/1's Host header arrives as the request's authority.
-        guard let host = request.head.authority else { return false }
-        guard let components = URLComponents(string: origin), let originHost = components.host else { return false }
-        let originAuthority = components.port.map { "\(originHost):\($0)" } ?? originHost
-        return originAuthority.lowercased() == host.lowercased()
     }
 }

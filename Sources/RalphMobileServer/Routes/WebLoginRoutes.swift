@@ -7,7 +7,8 @@ import RalphAPI
 /// The web dashboard's login: `POST /api/login {key}` sets an `HttpOnly`, `SameSite=Strict` session cookie,
 /// `POST /api/logout` ends it, `GET /api/whoami` says who the caller is (and so which controls to show).
 ///
-/// A login counts against the ``FailureThrottle`` like any wrong key.
+/// Both must come from the dashboard's own origin (``CrossSiteGuard``), and a login counts against the
+/// ``FailureThrottle`` like any wrong key.
 struct WebLoginRoutes {
     let authenticator: Authenticator
     let keyStore: KeyStore
@@ -15,10 +16,11 @@ struct WebLoginRoutes {
     func register(on router: Router<AppRequestContext>) {
         router.post("/api/login") { request, context in
             guard authenticator.authRequired else {
+                // A trusted loopback server has no login; its own middleware has checked where the request came from.
                 _ = try await request.decode(as: LoginRequest.self, context: context)
                 return JSONResponse.make(WhoAmI(role: .admin, keyID: nil, authRequired: false, via: "trusted"))
             }
-            guard AuthMiddleware.isSameOrigin(request) else { throw APIError.forbiddenAction("cross-origin request") }
+            try CrossSiteGuard.check(request)
             let address = FailureThrottle.key(for: context.remoteAddress)
             if let wait = authenticator.throttle.refusal(for: address) { throw authenticator.throttle.error(waiting: wait) }
             let body = try await request.decode(as: LoginRequest.self, context: context)
@@ -43,7 +45,7 @@ struct WebLoginRoutes {
             return response
         }
         router.post("/api/logout") { request, _ in
-            guard AuthMiddleware.isSameOrigin(request) else { throw APIError.forbiddenAction("cross-origin request") }
+            try CrossSiteGuard.check(request)
             var ended = false
             if let token = request.cookies[WebSessionStore.cookieName]?.value, !token.isEmpty {
                 let sessions = authenticator.webSessions

@@ -10,8 +10,8 @@ import Synchronization
 /// Decides who a caller is.
 ///
 /// - A server bound only to loopback with no key configured trusts every caller as admin (local development).
-/// - Otherwise a key is required: `X-Api-Key`, `Authorization: Bearer`, or `?token=` on the SSE routes (browsers'
-///   EventSource cannot set headers), or the web dashboard's session cookie. Keys come from the keys file (with
+/// - Otherwise a key is required: `X-Api-Key`, `Authorization: Bearer`, or `?token=` on the stream routes (browsers'
+///   EventSource cannot set headers; see ``StreamTokenRoutes``), or the web dashboard's session cookie. Keys come from the keys file (with
 ///   roles) and `--api-key` (admin).
 public final class Authenticator: Sendable {
     let keyStore: KeyStore
@@ -68,7 +68,9 @@ public final class Authenticator: Sendable {
             let parts = auth.split(separator: " ", maxSplits: 1)
             if parts.count == 2, parts[0].lowercased() == "bearer" { return parts[1].trimmingCharacters(in: .whitespaces) }
         }
-        if request.method == .get, request.uri.path.hasSuffix("/events"), let token = request.uri.queryParameters["token"] {
+        // A cross-site page could use an image or a script tag to try tokens and time the answers; the dashboard's own
+        // streams are same-origin, and no other page can read a stream of this server anyway (no CORS).
+        if StreamTokenRoutes.accepts(request), !CrossSiteGuard.isCrossSite(request), let token = request.uri.queryParameters["token"] {
             return String(token)
         }
         return nil

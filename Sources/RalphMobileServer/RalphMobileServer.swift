@@ -156,6 +156,7 @@ public struct RalphMobileServer: Sendable {
         let authRequired = authenticator.authRequired
         return Application(
             router: router,
+            server: .guarded(),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "ralph-mobile-server/\(RalphMobileVersion.current)",
                 backlog: 4096

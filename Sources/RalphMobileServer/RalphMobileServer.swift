@@ -127,6 +127,7 @@ public struct RalphMobileServer: Sendable {
         let routeTable = RouteTable()
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: ErrorMiddleware(routes: routeTable))
+        router.add(middleware: BodyLimitMiddleware())
         if configuration.isLoopbackOnly {
             router.add(middleware: TrustedLoopbackMiddleware(authenticator: authenticator, boundHost: configuration.host))
         }

@@ -155,9 +155,10 @@ public struct RalphMobileServer: Sendable {
         let logger = self.logger
         let configuration = self.configuration
         let authRequired = authenticator.authRequired
+        let policy = configuration.connectionPolicy
         return Application(
             router: router,
-            server: .guarded(),
+            server: .guarded(policy, limiter: ConnectionLimiter(maxConnections: policy.maxConnections)),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "ralph-mobile-server/\(RalphMobileVersion.current)",
                 backlog: 4096
@@ -172,7 +173,10 @@ public struct RalphMobileServer: Sendable {
                 let port = channel.localAddress?.port ?? configuration.port
                 logger.notice(
                     "ralph-mobile-server \(RalphMobileVersion.current) listening on http://\(configuration.host):\(port)",
-                    metadata: ["auth": "\(authRequired ? "API key required" : "trusted loopback, no key")"]
+                    metadata: [
+                        "auth": "\(authRequired ? "API key required" : "trusted loopback, no key")",
+                        "max_connections": "\(policy.maxConnections)",
+                    ]
                 )
                 await onServerRunning(port)
             },

@@ -89,6 +89,28 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
     )
     var webRoot: String?
 
+    @Option(
+        name: .customLong("header-timeout"),
+        help: ArgumentHelp("Seconds a client has to send a request's head (from its first byte, or from connecting).", valueName: "seconds")
+    )
+    var headerTimeout: Double = 10
+
+    @Option(
+        name: .customLong("idle-timeout"),
+        help: ArgumentHelp("Seconds a connection with no request open is kept; streams are never cut.", valueName: "seconds")
+    )
+    var idleTimeout: Double = 75
+
+    @Option(
+        name: .customLong("max-connections"),
+        help: ArgumentHelp(
+            "Connections served at once; beyond, new ones get 503.",
+            discussion: "Default: the open-file limit (raised to its hard limit at start) less an eighth kept for files, at most 65536.",
+            valueName: "n"
+        )
+    )
+    var maxConnections: Int?
+
     @Option(name: .customLong("start-timeout"), help: .hidden)
     var startTimeout: Double = 5
 
@@ -115,6 +137,9 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
         if claudeCommand.isEmpty { throw ValidationError("--claude-command cannot be empty") }
         if !(1...86_400).contains(chatStallAfter) { throw ValidationError("--chat-stall-after must be between 1 and 86400 seconds") }
         if !(1...604_800).contains(chatIdleStop) { throw ValidationError("--chat-idle-stop must be between 1 and 604800 seconds") }
+        if !(0.1...3600).contains(headerTimeout) { throw ValidationError("--header-timeout must be between 0.1 and 3600 seconds") }
+        if !(0.1...86_400).contains(idleTimeout) { throw ValidationError("--idle-timeout must be between 0.1 and 86400 seconds") }
+        if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
         if let apiKey, let weakness = APIKeyPolicy.weakness(of: apiKey) {
             throw ValidationError(APIKeyPolicy.refusal(weakness, source: "--api-key"))
         }
@@ -127,6 +152,7 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
             handler.logLevel = level
             return handler
         }
+        let fileLimit = FileDescriptorLimit.raiseToHardLimit()
         var configuration = ServerConfiguration(dataDirectory: data.resolved)
         configuration.host = bindAll ? "0.0.0.0" : (bind ?? "127.0.0.1")
         configuration.port = port
@@ -150,6 +176,9 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
         configuration.chatIdleStop = chatIdleStop
         configuration.startTimeout = startTimeout
         configuration.webRoot = webRoot
+        configuration.headerTimeout = headerTimeout
+        configuration.idleTimeout = idleTimeout
+        configuration.maxConnections = maxConnections ?? FileDescriptorLimit.defaultMaxConnections(for: fileLimit)
         let server: RalphMobileServer
         do {
             server = try RalphMobileServer(configuration: configuration)

@@ -11,6 +11,7 @@ import NIOHTTP1
 ///   server stops writing and stops reading what the client still sends (a body it refused, say), and closes for good
 ///   when the client does or after ``lingerTime`` — closing at once could reset the connection before the client has
 ///   read the answer.
+/// - It tells the connection's ``ConnectionDeadlineHandler`` where requests and responses begin and end.
 final class ResponseFraming: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -26,10 +27,15 @@ final class ResponseFraming: ChannelDuplexHandler, RemovableChannelHandler {
     /// How long a closing connection waits for its client to close before closing anyway.
     static let lingerTime: TimeAmount = .seconds(2)
 
+    private let deadlines: ConnectionDeadlineHandler?
     /// One rule per request whose response has not ended, oldest first (HTTP/1.1 answers in order).
     private var rules: [Rule] = []
     private var lingering = false
     private var lingerEnd: Scheduled<Void>?
+
+    init(deadlines: ConnectionDeadlineHandler?) {
+        self.deadlines = deadlines
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !lingering else { return }
@@ -40,10 +46,12 @@ final class ResponseFraming: ChannelDuplexHandler, RemovableChannelHandler {
             rules.append(Rule(version: legacy ? .http1_0 : .http1_1, close: close))
             // The server's request loop ends after a response to a request that says `close`.
             if close { head.headers.replaceOrAdd(name: "connection", value: "close") }
+            deadlines?.headReceived()
             context.fireChannelRead(wrapInboundOut(.head(head)))
         case .body:
             context.fireChannelRead(data)
         case .end:
+            deadlines?.requestEnded()
             context.fireChannelRead(data)
         }
     }
@@ -68,6 +76,7 @@ final class ResponseFraming: ChannelDuplexHandler, RemovableChannelHandler {
             context.write(data, promise: promise)
         case .end:
             let rule = rules.isEmpty ? Rule(version: .http1_1, close: false) : rules.removeFirst()
+            deadlines?.responseEnded()
             guard rule.close else {
                 context.write(data, promise: promise)
                 return

@@ -54,6 +54,14 @@ public struct ErrorPrefix: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let invalidParameter = ErrorPrefix(rawValue: "invalid_parameter")
     public static let notFound = ErrorPrefix(rawValue: "not_found")
     public static let methodNotAllowed = ErrorPrefix(rawValue: "method_not_allowed")
+    // The HTTP layer's refusals: a body over the limit, too many failed keys, a `Host` this server does not answer
+    // for, a changing request that is not JSON, a head that took too long.
+    public static let payloadTooLarge = ErrorPrefix(rawValue: "payload_too_large")
+    public static let tooManyRequests = ErrorPrefix(rawValue: "too_many_requests")
+    public static let misdirectedRequest = ErrorPrefix(rawValue: "misdirected_request")
+    public static let unsupportedMediaType = ErrorPrefix(rawValue: "unsupported_media_type")
+    /// A request head not sent in time (`408`, then the connection is closed).
+    public static let requestTimeout = ErrorPrefix(rawValue: "request_timeout")
     // Library and workspace routes (original names, prefix style).
     public static let taskNotFound = ErrorPrefix(rawValue: "task_not_found")
     public static let loopNotFound = ErrorPrefix(rawValue: "loop_not_found")

@@ -37,10 +37,16 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     }
 }
 
-/// Decodes JSON bodies, turning any failure into `400 invalid_body: …` with the decoder's reason.
+/// Decodes JSON bodies, turning any failure into `400 invalid_body: …` with the decoder's reason, and a body over the
+/// upload limit into `413 payload_too_large: …`.
 public struct APIRequestDecoder: RequestDecoder {
     public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
-        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        } catch is NIOTooManyBytesError {
+            throw BodyLimitMiddleware.tooLarge(limit: context.maxUploadSize)
+        }
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
         } catch let error as DecodingError {

@@ -44,6 +44,9 @@ public struct RalphMobileServer: Sendable {
         } catch {
             throw StartupError(error.description)
         }
+        if let apiKey = configuration.apiKey, let weakness = APIKeyPolicy.weakness(of: apiKey) {
+            throw StartupError(APIKeyPolicy.refusal(weakness, source: "--api-key or RALPH_MOBILE_API_KEY"))
+        }
         if !configuration.isLoopbackOnly && configuration.apiKey == nil && keyStore.isEmpty {
             throw StartupError(
                 """
@@ -126,6 +129,10 @@ public struct RalphMobileServer: Sendable {
         let routeTable = RouteTable()
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: ErrorMiddleware(routes: routeTable))
+        router.add(middleware: BodyLimitMiddleware())
+        if configuration.isLoopbackOnly {
+            router.add(middleware: TrustedLoopbackMiddleware(authenticator: authenticator, boundHost: configuration.host))
+        }
         router.add(middleware: AuthMiddleware(authenticator: authenticator))
         let lookup = SessionLookup(catalog: catalog, supervisor: supervisor)
         let events = EventWriter(catalog: catalog)
@@ -150,8 +157,10 @@ public struct RalphMobileServer: Sendable {
         let logger = self.logger
         let configuration = self.configuration
         let authRequired = authenticator.authRequired
+        let policy = configuration.connectionPolicy
         return Application(
             router: router,
+            server: .guarded(policy, limiter: ConnectionLimiter(maxConnections: policy.maxConnections)),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "ralph-mobile-server/\(RalphMobileVersion.current)",
                 backlog: 4096
@@ -166,7 +175,10 @@ public struct RalphMobileServer: Sendable {
                 let port = channel.localAddress?.port ?? configuration.port
                 logger.notice(
                     "ralph-mobile-server \(RalphMobileVersion.current) listening on http://\(configuration.host):\(port)",
-                    metadata: ["auth": "\(authRequired ? "API key required" : "trusted loopback, no key")"]
+                    metadata: [
+                        "auth": "\(authRequired ? "API key required" : "trusted loopback, no key")",
+                        "max_connections": "\(policy.maxConnections)",
+                    ]
                 )
                 await onServerRunning(port)
             },

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOCore
 import RalphFiles
 
 /// Everything `ralph-mobile-server` is configured with. Built by the command line, or directly by tests.
@@ -54,6 +55,14 @@ public struct ServerConfiguration: Sendable {
     public var chatInterruptGrace: Double = 10
     /// Serve the web dashboard from this directory instead of the copy built into the server (to edit it live).
     public var webRoot: String?
+    /// Seconds a client has to send a complete request head, from its first byte (or from connecting).
+    public var headerTimeout: Double = 10
+    /// Seconds a connection with no request open is kept (keep-alive), and the longest pause in a request body. Longer
+    /// than the 60 s clients such as AsyncHTTPClient keep an idle connection, so the client gives it up first.
+    public var idleTimeout: Double = 75
+    /// Connections served at once; beyond, new ones get `503`. nil: derived from the open-file limit
+    /// (``FileDescriptorLimit/defaultMaxConnections(for:)``).
+    public var maxConnections: Int?
 
     public init(dataDirectory: String) {
         self.dataDirectory = dataDirectory
@@ -88,6 +97,14 @@ public struct ServerConfiguration: Sendable {
     public var chatDatabase: String { dataDirectory + "/chat.sqlite" }
     /// Browser logins of the web dashboard.
     public var webSessionsFile: String { dataDirectory + "/web-sessions.json" }
+
+    /// The connection limits in force: the configured ones, the connection limit derived when not given.
+    public var connectionPolicy: ConnectionPolicy {
+        ConnectionPolicy(
+            headerTimeout: .nanoseconds(Int64(headerTimeout * 1e9)), idleTimeout: .nanoseconds(Int64(idleTimeout * 1e9)),
+            maxConnections: maxConnections ?? FileDescriptorLimit.defaultMaxConnections()
+        )
+    }
 
     /// Whether the bind address only accepts local connections.
     public var isLoopbackOnly: Bool { Self.isLoopback(host) }

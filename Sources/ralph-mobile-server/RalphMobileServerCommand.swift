@@ -95,6 +95,28 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
     )
     var webRoot: String?
 
+    @Option(
+        name: .customLong("header-timeout"),
+        help: ArgumentHelp("Seconds a client has to send a request's head (from its first byte, or from connecting).", valueName: "seconds")
+    )
+    var headerTimeout: Double = 10
+
+    @Option(
+        name: .customLong("idle-timeout"),
+        help: ArgumentHelp("Seconds a connection with no request open is kept; streams are never cut.", valueName: "seconds")
+    )
+    var idleTimeout: Double = 75
+
+    @Option(
+        name: .customLong("max-connections"),
+        help: ArgumentHelp(
+            "Connections served at once; beyond, new ones get 503.",
+            discussion: "Default: the open-file limit (raised to its hard limit at start) less an eighth kept for files, at most 65536.",
+            valueName: "n"
+        )
+    )
+    var maxConnections: Int?
+
     @Option(name: .customLong("start-timeout"), help: .hidden)
     var startTimeout: Double = 5
 
@@ -122,6 +144,12 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
         if !(1...86_400).contains(chatStallAfter) { throw ValidationError("--chat-stall-after must be between 1 and 86400 seconds") }
         if !(1...604_800).contains(chatIdleStop) { throw ValidationError("--chat-idle-stop must be between 1 and 604800 seconds") }
         if !(1...86_400).contains(streamStallTimeout) { throw ValidationError("--stream-stall-timeout must be between 1 and 86400 seconds") }
+        if !(0.1...3600).contains(headerTimeout) { throw ValidationError("--header-timeout must be between 0.1 and 3600 seconds") }
+        if !(0.1...86_400).contains(idleTimeout) { throw ValidationError("--idle-timeout must be between 0.1 and 86400 seconds") }
+        if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
+        if let apiKey, let weakness = APIKeyPolicy.weakness(of: apiKey) {
+            throw ValidationError(APIKeyPolicy.refusal(weakness, source: "--api-key"))
+        }
     }
 
     func run() async throws {
@@ -131,11 +159,16 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
             handler.logLevel = level
             return handler
         }
+        let fileLimit = FileDescriptorLimit.raiseToHardLimit()
         var configuration = ServerConfiguration(dataDirectory: data.resolved)
         configuration.host = bindAll ? "0.0.0.0" : (bind ?? "127.0.0.1")
         configuration.port = port
         configuration.workspaces = workspaces
         let environmentKey = ProcessInfo.processInfo.environment["RALPH_MOBILE_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        if apiKey == nil, let environmentKey, let weakness = APIKeyPolicy.weakness(of: environmentKey) {
+            FileHandle.standardError.write(Data("error: \(APIKeyPolicy.refusal(weakness, source: "RALPH_MOBILE_API_KEY"))\n".utf8))
+            throw ExitCode.failure
+        }
         configuration.apiKey = apiKey ?? environmentKey
         configuration.demo = demo
         configuration.demoPace = demoPace
@@ -151,6 +184,9 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
         configuration.streamStallTimeout = streamStallTimeout
         configuration.startTimeout = startTimeout
         configuration.webRoot = webRoot
+        configuration.headerTimeout = headerTimeout
+        configuration.idleTimeout = idleTimeout
+        configuration.maxConnections = maxConnections ?? FileDescriptorLimit.defaultMaxConnections(for: fileLimit)
         let server: RalphMobileServer
         do {
             server = try RalphMobileServer(configuration: configuration)

@@ -294,11 +294,12 @@ class Ralph:
             self.process.wait()
 
 
-def make_driver(width=390, height=844):
+def make_driver(width=390, height=844, extra_arguments=()):
+    """Headless Chromium; `extra_arguments` are added to its command line (e.g. `--host-resolver-rules=…`)."""
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--window-size={width},{height}",
-                     "--force-device-scale-factor=1", "--hide-scrollbars"]:
+                     "--force-device-scale-factor=1", "--hide-scrollbars", *extra_arguments]:
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)

@@ -111,7 +111,7 @@ struct AuthTests {
         } throws: { error in
             "\(error)".contains("refusing to listen on 0.0.0.0 without an API key") && "\(error)".contains("keys create")
         }
-        configuration.apiKey = "k"
+        configuration.apiKey = "a-key-strong-enough-for-lan"
         _ = try RalphMobileServer(configuration: configuration)
         configuration.apiKey = nil
         configuration.host = "192.168.1.10"
@@ -170,18 +170,5 @@ struct AuthTests {
         #expect(!KeyStore.constantTimeEqual([1, 2, 3], [1, 2, 4]))
         #expect(!KeyStore.constantTimeEqual([1, 2, 3], [1, 2]))
         #expect(Role.admin.includes(.operator) && Role.operator.includes(.viewer) && !Role.viewer.includes(.operator))
-    }
-
-    @Test("repeated failures from one address are slowed down, and success resets the count")
-    func failureThrottle() {
-        let throttle = FailureThrottle()
-        let t0 = ContinuousClock.now
-        let delays = (0..<10).map { i in throttle.failure(from: "10.0.0.1", now: t0 + .milliseconds(i)) }
-        #expect(delays == [.zero, .zero, .zero, .zero, .zero, .milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(8)])
-        #expect(throttle.failure(from: "10.0.0.2", now: t0) == .zero, "other addresses are not affected")
-        #expect(throttle.failure(from: "10.0.0.1", now: t0 + .seconds(61)) == .zero, "the window expires")
-        for _ in 0..<5 { _ = throttle.failure(from: "10.0.0.3", now: t0) }
-        throttle.success(from: "10.0.0.3")
-        #expect(throttle.failure(from: "10.0.0.3", now: t0) == .zero)
     }
 }

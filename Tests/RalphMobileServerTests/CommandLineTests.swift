@@ -17,12 +17,13 @@ struct Executable {
         let process: Process
         let log = Locked("")
 
-        init(_ arguments: [String]) throws {
+        init(_ arguments: [String], environment: [String: String] = [:]) throws {
             process = Process()
             process.executableURL = URL(fileURLWithPath: Executable.path)
             process.arguments = arguments
             var env = ProcessInfo.processInfo.environment
             env["RALPH_MOBILE_API_KEY"] = nil
+            env.merge(environment) { _, given in given }
             process.environment = env
             let err = Pipe()
             process.standardError = err

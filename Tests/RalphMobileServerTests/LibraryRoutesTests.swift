@@ -327,10 +327,10 @@ struct LibraryRoutesTests {
 
     @Test("roles: reads for viewers, every write for admins only")
     func roles() async throws {
-        let l = try await LibraryHarness.start { $0.apiKey = "admin" }
+        let l = try await LibraryHarness.start { $0.apiKey = "admin-key-for-library-tests" }
         defer { l.h.stop() }
-        let viewer = try await l.send("/keys", .post, #"{"role":"viewer"}"#, key: "admin").json(CreatedAPIKey.self).secret
-        let op = try await l.send("/keys", .post, #"{"role":"operator"}"#, key: "admin").json(CreatedAPIKey.self).secret
+        let viewer = try await l.send("/keys", .post, #"{"role":"viewer"}"#, key: "admin-key-for-library-tests").json(CreatedAPIKey.self).secret
+        let op = try await l.send("/keys", .post, #"{"role":"operator"}"#, key: "admin-key-for-library-tests").json(CreatedAPIKey.self).secret
         for path in ["/configs", "/prompts", "/presets", "/hats", "/skills", "/memories", "/tasks", "/loops", "/merge-queue"] {
             #expect(try await HTTP.get(l.base + path, headers: [("X-Api-Key", viewer)]).status == 200, "\(path)")
         }
@@ -343,6 +343,6 @@ struct LibraryRoutesTests {
                 #expect(try await l.send(path, method, body, key: key).text == #"{"error":"forbidden: needs admin"}"#, "\(path)")
             }
         }
-        #expect(try await l.send("/tasks", .post, #"{"title":"t"}"#, key: "admin").status == 201)
+        #expect(try await l.send("/tasks", .post, #"{"title":"t"}"#, key: "admin-key-for-library-tests").status == 201)
     }
 }

@@ -476,10 +476,10 @@ struct SteeringInputTests {
 
     @Test("roles: viewers only read; operators steer but cannot start or stop; admins do everything")
     func roles() async throws {
-        let h = try await SteeringHarness.start { $0.apiKey = "admin-key" }
+        let h = try await SteeringHarness.start { $0.apiKey = "admin-key-for-steering-tests" }
         defer { h.stop() }
         h.config("iterations: 500\npace: 0.1")
-        let admin = "admin-key"
+        let admin = "admin-key-for-steering-tests"
         func key(_ role: String) async throws -> String {
             try await HTTP.request(h.server.base + "/api/keys", method: .POST, headers: [("X-Api-Key", admin)], body: #"{"role":"\#(role)"}"#).json(CreatedAPIKey.self).secret
         }

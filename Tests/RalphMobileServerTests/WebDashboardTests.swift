@@ -187,7 +187,7 @@ struct WebDashboardTests {
         #expect(try await HTTP.get(server.base + "/api/whoami", headers: [("Cookie", viewerCookie)]).status == 401, "its key is gone")
         await server.stop()
 
-        let changed = try await LiveServer.start(workspaces: [root], dataDirectory: data) { $0.apiKey = "a-new-admin-key" }
+        let changed = try await LiveServer.start(workspaces: [root], dataDirectory: data) { $0.apiKey = "a-new-admin-key-for-web-tests" }
         defer { Task { await changed.stop(); withExtendedLifetime(tmp) {} } }
         #expect(try await HTTP.get(changed.base + "/api/whoami", headers: [("Cookie", adminCookie)]).status == 401, "--api-key changed")
     }

@@ -6,24 +6,28 @@ import RalphAPI
 
 /// The web dashboard's login: `POST /api/login {key}` sets an `HttpOnly`, `SameSite=Strict` session cookie,
 /// `POST /api/logout` ends it, `GET /api/whoami` says who the caller is (and so which controls to show).
+///
+/// Both must come from the dashboard's own origin (``CrossSiteGuard``), and a login counts against the
+/// ``FailureThrottle`` like any wrong key.
 struct WebLoginRoutes {
     let authenticator: Authenticator
     let keyStore: KeyStore
 
     func register(on router: Router<AppRequestContext>) {
         router.post("/api/login") { request, context in
-            let body = try await request.decode(as: LoginRequest.self, context: context)
             guard authenticator.authRequired else {
+                // A trusted loopback server has no login; its own middleware has checked where the request came from.
+                _ = try await request.decode(as: LoginRequest.self, context: context)
                 return JSONResponse.make(WhoAmI(role: .admin, keyID: nil, authRequired: false, via: "trusted"))
             }
-            guard AuthMiddleware.isSameOrigin(request) else { throw APIError.forbiddenAction("cross-origin request") }
-            let address = context.remoteAddress?.ipAddress ?? "unknown"
+            try CrossSiteGuard.check(request)
+            let address = FailureThrottle.key(for: context.remoteAddress)
+            if let wait = authenticator.throttle.refusal(for: address) { throw authenticator.throttle.error(waiting: wait) }
+            let body = try await request.decode(as: LoginRequest.self, context: context)
             guard body.key.utf8.count <= 512, let identity = authenticator.identify(body.key) else {
-                let delay = authenticator.throttle.failure(from: address)
-                if delay > .zero { try await Task.sleep(for: delay) }
+                authenticator.throttle.failure(from: address)
                 throw APIError.other(.unauthorized, .unauthorized, "that key is not valid on this server")
             }
-            authenticator.throttle.success(from: address)
             let keyID = identity.keyID ?? "cli"
             let fingerprint = keyID == "cli" ? authenticator.apiKeyFingerprint : nil
             let sessions = authenticator.webSessions
@@ -41,7 +45,7 @@ struct WebLoginRoutes {
             return response
         }
         router.post("/api/logout") { request, _ in
-            guard AuthMiddleware.isSameOrigin(request) else { throw APIError.forbiddenAction("cross-origin request") }
+            try CrossSiteGuard.check(request)
             var ended = false
             if let token = request.cookies[WebSessionStore.cookieName]?.value, !token.isEmpty {
                 let sessions = authenticator.webSessions

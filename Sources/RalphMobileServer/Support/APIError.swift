@@ -26,6 +26,15 @@ public enum APIError: Error, Sendable, Equatable {
     case invalidParameter(String)
     case notFound(String)
     case methodNotAllowed(method: String, path: String, allowed: [String])
+    /// `413`: a body over the upload limit. The connection is closed after the answer, so the rest of the body is
+    /// never read.
+    case payloadTooLarge(String)
+    /// `429` with `Retry-After: <seconds>`: too many failed keys from one address.
+    case tooManyRequests(String, retryAfter: Int)
+    /// `421`: a `Host` this server does not answer for (a trusted loopback server answers only loopback names).
+    case misdirectedRequest(String)
+    /// `415`: a request that changes something, sent with a body that is not declared as JSON.
+    case unsupportedMediaType(String)
     case internalError(String)
 
     public var status: HTTPResponse.Status {
@@ -38,6 +47,10 @@ public enum APIError: Error, Sendable, Equatable {
         case .failedToSpawn: .internalServerError
         case .other(let status, _, _): status
         case .methodNotAllowed: .methodNotAllowed
+        case .payloadTooLarge: .contentTooLarge
+        case .tooManyRequests: .tooManyRequests
+        case .misdirectedRequest: .misdirectedRequest
+        case .unsupportedMediaType: .unsupportedMediaType
         case .internalError: .internalServerError
         }
     }
@@ -64,6 +77,10 @@ public enum APIError: Error, Sendable, Equatable {
         case .notFound(let detail): ErrorResponse(prefix: .notFound, detail: detail)
         case .methodNotAllowed(let method, let path, let allowed):
             ErrorResponse(prefix: .methodNotAllowed, detail: "\(method) is not allowed on \(path); use \(allowed.joined(separator: ", "))")
+        case .payloadTooLarge(let detail): ErrorResponse(prefix: .payloadTooLarge, detail: detail)
+        case .tooManyRequests(let detail, _): ErrorResponse(prefix: .tooManyRequests, detail: detail)
+        case .misdirectedRequest(let detail): ErrorResponse(prefix: .misdirectedRequest, detail: detail)
+        case .unsupportedMediaType(let detail): ErrorResponse(prefix: .unsupportedMediaType, detail: detail)
         case .internalError(let detail): ErrorResponse(prefix: .internalError, detail: detail)
         }
     }
@@ -75,6 +92,13 @@ public enum APIError: Error, Sendable, Equatable {
         }
         if case .unauthorized = self {
             response.headers[.wwwAuthenticate] = "Bearer"
+        }
+        if case .tooManyRequests(_, let seconds) = self {
+            response.headers[.retryAfter] = String(max(1, seconds))
+        }
+        if case .payloadTooLarge = self {
+            // What is left of the body is not worth reading: the connection ends after this answer.
+            response.headers[.connection] = "close"
         }
         return response
     }

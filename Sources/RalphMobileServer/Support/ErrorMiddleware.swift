@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOCore
 import RalphAPI
 import Synchronization
 
@@ -32,7 +33,7 @@ final class RouteTable: Sendable {
 }
 
 /// Turns every error into the contract's JSON error body: route errors, unknown routes (404), wrong methods (405),
-/// framework errors and anything unexpected (500, logged).
+/// bodies over the limit (413), framework errors and anything unexpected (500, logged).
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let routes: RouteTable
@@ -44,6 +45,8 @@ struct ErrorMiddleware: RouterMiddleware {
             return error.response()
         } catch let error as HTTPError {
             return map(error, request: request).response()
+        } catch is NIOTooManyBytesError {
+            return BodyLimitMiddleware.tooLarge(limit: context.maxUploadSize).response()
         } catch is CancellationError {
             throw CancellationError()
         } catch {
@@ -61,7 +64,7 @@ struct ErrorMiddleware: RouterMiddleware {
             }
             return .notFound("no route \(request.method.rawValue) \(request.uri.path)")
         case .contentTooLarge:
-            return .invalidBody("the body is too large")
+            return .payloadTooLarge(error.body ?? "the body is too large")
         case .badRequest:
             return .invalidBody(error.body ?? "bad request")
         case .unsupportedMediaType:

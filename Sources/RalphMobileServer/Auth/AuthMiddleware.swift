@@ -1,0 +1,48 @@
+import Hummingbird
+
+/// Authenticates every `/api/` request except `/api/health` and the web login/logout; the identity goes into the
+/// context for role checks.
+///
+/// - A presented key is looked up unless its address is refused by the ``FailureThrottle`` (`429`); a wrong one counts
+///   against the address.
+/// - The dashboard's cookie rides along with any request the browser makes. `SameSite=Strict` keeps other sites'
+///   requests from carrying it, and a request that changes something must also pass ``CrossSiteGuard`` (another port
+///   of the same host is the same site).
+struct AuthMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let authenticator: Authenticator
+
+    static let open: Set<String> = ["/api/health", "/api/login", "/api/logout"]
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let path = request.uri.path
+        guard path.hasPrefix("/api/"), !Self.open.contains(path) else { return try await next(request, context) }
+        var context = context
+        let identity: CallerIdentity?
+        if let key = Authenticator.presentedKey(request) {
+            identity = try identify(key: key, context: context)
+        } else if authenticator.authRequired, let token = request.cookies[WebSessionStore.cookieName]?.value, !token.isEmpty {
+            if CrossSiteGuard.changesState(request.method) { try CrossSiteGuard.check(request) }
+            identity = authenticator.identify(webSession: token)
+        } else {
+            identity = authenticator.identify(nil)
+        }
+        guard let identity else { throw APIError.unauthorized }
+        context.identity = identity
+        return try await next(request, context)
+    }
+
+    /// The identity a presented key grants; throws `429` while its address is refused.
+    func identify(key: String, context: Context) throws(APIError) -> CallerIdentity? {
+        guard authenticator.authRequired else { return authenticator.identify(key) }
+        let address = FailureThrottle.key(for: context.remoteAddress)
+        let throttle = authenticator.throttle
+        if let wait = throttle.refusal(for: address) {
+            context.logger.notice("refused: too many wrong keys", metadata: ["address": "\(address)"])
+            throw throttle.error(waiting: wait)
+        }
+        let identity = authenticator.identify(key)
+        if identity == nil { throttle.failure(from: address) }
+        return identity
+    }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import FuzzSupport
 import RalphAPI
 import RalphFiles
@@ -9,7 +10,8 @@ import RalphFiles
 /// the `workflow` payload the server sends. Checked for every input:
 /// - splitting the input in one piece and in random chunks gives the same lines and offsets;
 /// - the `workflow` payload and every line's JSON, written by ``JSONWriter``, hold no raw line end and parse back
-///   to the same value (non-finite numbers, which JSON cannot hold, are written as `null`).
+///   to the same value (non-finite numbers, which JSON cannot hold, are written as `null`);
+/// - a `ts` written back by ``Timestamp/format(_:)`` parses to the same millisecond.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzEventsLine(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = inputBuffer(data, size)
@@ -91,16 +93,28 @@ func split(_ ranges: [Range<Int>], of input: UnsafeBufferPointer<UInt8>, maxLine
     return result
 }
 
-/// Reads every derived property of an event, as the state fold and the routes do.
+/// Reads every derived property of an event, as the state fold and the routes do. A `ts` that parses, written in
+/// the contract's form (as the fold writes it for clients), must parse back to the same millisecond. The form has
+/// years 0000 to 9999 only, which a `ts` in year 0000 or 9999 with an offset can leave: such dates are not checked.
 func readAll(of event: RalphEvent) {
     _ = event.ts
-    _ = event.date
+    if let date = event.date, contractYears.contains(date.timeIntervalSince1970) {
+        let text = Timestamp.format(date)
+        let again = Timestamp.parse(text)
+        expect(
+            again.map { abs($0.timeIntervalSince(date)) < 0.0011 } ?? false,
+            "ts \(event.ts ?? "") is \(date.timeIntervalSince1970), written \(text), read back \(again?.timeIntervalSince1970 ?? .nan)"
+        )
+    }
     _ = event.iteration
     _ = event.hat
     _ = event.triggered
     _ = event.payloadText
     _ = event.isOrchestratorRecord
 }
+
+/// 0000-01-01T00:00:00Z up to 10000-01-01T00:00:00Z, in seconds since 1970.
+let contractYears = -62_167_219_200.0..<253_402_300_800.0
 
 /// When `bytes` is one JSON document, its value written back must parse to the same value.
 func checkRoundTrip(of bytes: UnsafeBufferPointer<UInt8>) {

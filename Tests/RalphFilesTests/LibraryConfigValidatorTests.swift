@@ -259,6 +259,22 @@ struct LibraryConfigValidatorTests {
         #expect(RalphConfigValidator.problems(in: "_suppress_warnings: true\nhats: [unclosed\n").count == 1)
     }
 
+    /// Found by Fuzz/preset-yaml: Yams force-unwraps every mapping key as a string, so `[a]: b` trapped the server on a
+    /// config import or on listing a workspace whose preset or `ralph.yml` had such a key.
+    @Test("a mapping key that is a list or a mapping is invalid YAML, not a crash")
+    func nonScalarKeys() {
+        for yaml in ["[a]: b\n", "{a: b}: c\n", "hats:\n  ? [builder]\n  : {name: B}\n", "- x: 1\n  ? {y: 2}\n"] {
+            let problems = RalphConfigValidator.problems(in: yaml)
+            #expect(problems.count == 1 && problems[0].hasPrefix("not valid YAML: a mapping key must be a plain value"), "\(yaml): \(problems)")
+            #expect(RalphYAML.mapping(yaml) == nil)
+        }
+        #expect(RalphConfigValidator.problems(in: "hats:\n  ? [builder]\n  : {name: B}\n") == [
+            "not valid YAML: a mapping key must be a plain value, not a list or a mapping (line 2)"
+        ])
+        // Scalar keys of every kind still load.
+        #expect(RalphYAML.mapping("1: a\ntrue: b\n? c\n: d\n")?.count == 3)
+    }
+
     @Test(
         "a whole float for an integer field is refused, as serde refuses it for ralph's integer fields"
     )

@@ -1,0 +1,2 @@
+// The declaration of libFuzzer's driver is all this module holds; its definition is in the sanitizer runtime.
+#include "CFuzzerDriver.h"

@@ -1,0 +1,1 @@
+../../../Sources/RalphMobileKit/Streaming/SSEParser.swift

@@ -37,7 +37,7 @@ struct KeyPolicyTests {
         #expect(Self.weak.allSatisfy { APIKeyPolicy.weakness(of: $0) != nil })
         #expect(Self.strong.allSatisfy { APIKeyPolicy.weakness(of: $0) == nil })
         #expect((0..<50).allSatisfy { _ in APIKeyPolicy.weakness(of: KeyStore.generateSecret()) == nil })
-        #expect(APIKeyPolicy.weakness(of: "1") == "it has 1 characters; at least 16 are needed")
+        #expect(APIKeyPolicy.weakness(of: "1") == "it is 1 character long; at least 16 are needed")
         #expect(APIKeyPolicy.weakness(of: " ") == "it is empty or only whitespace")
     }
 

@@ -21,7 +21,7 @@ public enum APIKeyPolicy {
             return "it starts or ends with whitespace, which HTTP drops from header values"
         }
         if scalars.contains(where: { $0.properties.generalCategory == .control }) { return "it contains control characters" }
-        if scalars.count < minimumLength { return "it has \(scalars.count) characters; at least \(minimumLength) are needed" }
+        if scalars.count < minimumLength { return "it is \(scalars.count) character\(scalars.count == 1 ? "" : "s") long; at least \(minimumLength) are needed" }
         let distinct = Set(scalars).count
         if distinct < minimumDistinct {
             return "it uses only \(distinct) different characters; at least \(minimumDistinct) are needed"

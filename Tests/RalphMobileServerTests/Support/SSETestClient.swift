@@ -68,7 +68,7 @@ final class SSETestClient: Sendable {
 
         func resume() -> SSETestClient {
             let socket = self.socket
-            let body = AsyncThrowingStream<[UInt8], Error> { continuation in
+            let body = AsyncThrowingStream<[UInt8], any Error> { continuation in
                 let thread = Thread {
                     do {
                         while let bytes = try socket.readBody() { continuation.yield(bytes) }
@@ -87,7 +87,7 @@ final class SSETestClient: Sendable {
     }
 
     fileprivate convenience init(response: HTTPClientResponse) {
-        let body = AsyncThrowingStream<[UInt8], Error> { continuation in
+        let body = AsyncThrowingStream<[UInt8], any Error> { continuation in
             let task = Task {
                 do {
                     for try await chunk in response.body { continuation.yield(Array(chunk.readableBytesView)) }
@@ -101,7 +101,7 @@ final class SSETestClient: Sendable {
         self.init(status: Int(response.status.code), headers: response.headers, body: body)
     }
 
-    fileprivate init(status: Int, headers: HTTPHeaders, body: AsyncThrowingStream<[UInt8], Error>) {
+    fileprivate init(status: Int, headers: HTTPHeaders, body: AsyncThrowingStream<[UInt8], any Error>) {
         self.status = status
         self.headers = headers
         let received = self.received

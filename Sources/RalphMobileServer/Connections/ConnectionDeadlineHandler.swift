@@ -18,9 +18,16 @@ final class ConnectionDeadlineHandler: ChannelInboundHandler, RemovableChannelHa
     private var timer: Scheduled<Void>?
     private var timerAt: NIODeadline?
     private let logger: Logger
+    /// Where this connection is listed while it waits for its client, so a new connection at the limit may replace it.
+    private let idle: IdleConnections?
+    /// Whether it is listed there now.
+    private var listedIdle = false
+    /// Whether a request came on this connection.
+    private var servedBefore = false
 
-    init(headerTimeout: TimeAmount, idleTimeout: TimeAmount, logger: Logger) {
+    init(headerTimeout: TimeAmount, idleTimeout: TimeAmount, idle: IdleConnections? = nil, logger: Logger) {
         state = ConnectionDeadlines(now: .now(), headerTimeout: headerTimeout, idleTimeout: idleTimeout)
+        self.idle = idle
         self.logger = logger
     }
 
@@ -32,7 +39,13 @@ final class ConnectionDeadlineHandler: ChannelInboundHandler, RemovableChannelHa
 
     func handlerRemoved(context: ChannelHandlerContext) {
         cancelTimer()
+        unlistIdle(context.channel)
         self.context = nil
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        updateIdleListing()
+        context.fireChannelActive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -43,11 +56,13 @@ final class ConnectionDeadlineHandler: ChannelInboundHandler, RemovableChannelHa
 
     func channelInactive(context: ChannelHandlerContext) {
         cancelTimer()
+        unlistIdle(context.channel)
         context.fireChannelInactive()
     }
 
     /// A request head was parsed.
     func headReceived() {
+        servedBefore = true
         state.headReceived(at: .now())
         reschedule()
     }
@@ -64,7 +79,23 @@ final class ConnectionDeadlineHandler: ChannelInboundHandler, RemovableChannelHa
         reschedule()
     }
 
+    /// Lists the connection as idle while it waits for its first byte of a request, and only then.
+    private func updateIdleListing() {
+        guard let idle, let context, context.channel.isActive else { return }
+        let waiting = if case .waiting = state.phase { true } else { false }
+        guard waiting != listedIdle else { return }
+        listedIdle = waiting
+        if waiting { idle.started(context.channel, servedBefore: servedBefore) } else { idle.ended(context.channel) }
+    }
+
+    private func unlistIdle(_ channel: any Channel) {
+        guard listedIdle else { return }
+        listedIdle = false
+        idle?.ended(channel)
+    }
+
     private func reschedule() {
+        updateIdleListing()
         guard let context, let deadline = state.deadline else { return }
         if let timerAt, timerAt <= deadline { return }
         timer?.cancel()

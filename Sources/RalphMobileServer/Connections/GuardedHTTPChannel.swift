@@ -55,7 +55,9 @@ struct GuardedHTTPChannel: ServerChildChannel {
         }
         // Called on the connection's event loop, before it is registered: the pipeline can be changed synchronously.
         do {
-            let deadlines = ConnectionDeadlineHandler(headerTimeout: policy.headerTimeout, idleTimeout: policy.idleTimeout, logger: logger)
+            let deadlines = ConnectionDeadlineHandler(
+                headerTimeout: policy.headerTimeout, idleTimeout: policy.idleTimeout, idle: limiter.idle, logger: logger
+            )
             try channel.pipeline.syncOperations.addHandler(deadlines, position: .first)
             return http.setup(channel: channel, logger: logger).assumeIsolated().flatMapThrowing { value in
                 let operations = channel.pipeline.syncOperations

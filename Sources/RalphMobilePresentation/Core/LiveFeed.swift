@@ -9,4 +9,12 @@ public protocol LiveFeed: AnyObject {
     func suspend()
     /// Opens it again from where it stopped.
     func resume() async
+    /// Whether the connection is open (or being opened) now. ``LiveFeeds`` resumes on return only the feeds that were
+    /// live when the app left, so a screen that closed its stream itself is not reopened behind its back.
+    var isLive: Bool { get }
+}
+
+extension LiveFeed {
+    /// A feed that does not say is taken to be live whenever it is registered.
+    public var isLive: Bool { true }
 }

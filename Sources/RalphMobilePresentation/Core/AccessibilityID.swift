@@ -9,9 +9,11 @@ public enum AccessibilityID {
     /// The sessions list, and each of its rows (a NavigationLink to the session).
     public static let sessionsList = "sessions.list"
     public static let sessionRow = "sessions.row"
-    /// Session detail: the live event stream's list, each event row, and the count of events received.
+    /// Session detail: the live event stream's list and each event row.
     public static let sessionEvents = "session.events"
     public static let sessionEventRow = "session.event"
+    /// Session detail: the count of events received (`SessionMonitor.eventCount`); its accessibility value is that
+    /// number in digits (`.accessibilityValue(String(monitor.eventCount))`): the UI smoke test waits for it to grow.
     public static let sessionEventCount = "session.eventCount"
     /// The root tab bar / sidebar entry of a section: `section.<rawValue>`.
     public static func section(_ section: AppSection) -> String { "section." + section.rawValue }

@@ -7,7 +7,7 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "ralph-mobile",
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .library(name: "RalphAPI", targets: ["RalphAPI"]),
         .library(name: "RalphFiles", targets: ["RalphFiles"]),

@@ -85,6 +85,8 @@ struct ChatConversationsListTests {
         await list.start()
         let oldest = made[0].id
         #expect(list.actions(for: oldest) == [.pin, .rename, .archive, .delete])
+        #expect(list.swipeActions(for: oldest, leadingEdge: true) == [.pin])
+        #expect(list.swipeActions(for: oldest, leadingEdge: false) == [.archive, .delete])
         #expect(await list.perform(.pin, on: oldest))
         #expect(list.rows.first?.id == oldest && list.notice == "Pinned")
         #expect(list.actions(for: oldest).first == .unpin)

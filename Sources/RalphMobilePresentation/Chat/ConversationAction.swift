@@ -46,6 +46,16 @@ public enum ConversationAction: String, Hashable, Sendable, Identifiable, CaseIt
 
     public var isDestructive: Bool { self == .delete }
 
+    /// Where a row offers the action as a swipe: pin and unpin from the leading edge, archive and delete from the
+    /// trailing one; rename only in the row's menu.
+    public var swipesFromLeadingEdge: Bool? {
+        switch self {
+        case .pin, .unpin: true
+        case .archive, .unarchive, .delete: false
+        case .rename: nil
+        }
+    }
+
     /// Said once it is done.
     public var doneNotice: String {
         switch self {

@@ -85,6 +85,11 @@ public final class ConversationsListModel: LiveFeed {
         return ConversationAction.available(for: conversation, capabilities: capabilities)
     }
 
+    /// The actions a row offers as swipes from one edge, destructive last.
+    public func swipeActions(for id: String, leadingEdge: Bool) -> [ConversationAction] {
+        actions(for: id).filter { $0.swipesFromLeadingEdge == leadingEdge }.sorted { !$0.isDestructive && $1.isDestructive }
+    }
+
     public func deleteConfirmation(for id: String) -> ChatConfirmation? {
         conversations.first { $0.id == id }.map(ConversationAction.deleteConfirmation)
     }

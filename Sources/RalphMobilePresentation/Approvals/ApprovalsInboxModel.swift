@@ -56,6 +56,7 @@ public struct ApprovalRow: Hashable, Sendable, Identifiable {
     }
 
     public var selectAccessibilityLabel: String { "Select \(toolName): \(summary)" }
+    public var openConversationAccessibilityLabel: String { "Open the conversation \(conversationTitle)" }
 }
 
 /// What a batch decision did, one line per approval.
@@ -73,7 +74,8 @@ public struct ApprovalBatchResult: Hashable, Sendable {
 }
 
 /// What the batch sheet asks before deciding several approvals at once.
-public struct ApprovalBatchConfirmation: Hashable, Sendable {
+public struct ApprovalBatchConfirmation: Hashable, Sendable, Identifiable {
+    public var id: String { decision.rawValue + ":" + lines.joined(separator: "\n") }
     public let decision: ApprovalDecision
     /// `Allow 3 tool calls?`.
     public let title: String

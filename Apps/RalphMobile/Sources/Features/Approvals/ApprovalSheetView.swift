@@ -1,3 +1,4 @@
+import RalphAPI
 import RalphMobilePresentation
 import SwiftUI
 
@@ -5,7 +6,7 @@ import SwiftUI
 /// message to Claude) for those who may decide. It closes when answered, here or elsewhere.
 struct ApprovalSheetView: View {
     let sheet: ApprovalSheet
-    var onDecide: (ApprovalDecision, String?) async -> ApprovalOutcome = { _, _ in .failed("") }
+    var onDecide: @MainActor (ApprovalDecision, String?) async -> ApprovalOutcome = { _, _ in .failed("") }
 
     @Environment(\.dismiss) private var dismiss
     @State private var denyMessage = ""

@@ -33,6 +33,7 @@ struct ApprovalsInboxContent: View {
 
     @State private var openedID: String?
     @State private var batch: ApprovalBatchConfirmation?
+    @State private var conversationToOpen: String?
 
     var body: some View {
         TimelineView(.periodic(from: .now, by: 30)) { context in
@@ -66,7 +67,8 @@ struct ApprovalsInboxContent: View {
                     ForEach(model.rows) { row in
                         ApprovalRowView(
                             row: row, now: context.date, canSelect: model.capabilities.canDecideApprovals,
-                            onToggle: { model.toggleSelection(row.id) }, onOpen: { openedID = row.id }
+                            onToggle: { model.toggleSelection(row.id) }, onOpen: { openedID = row.id },
+                            onOpenConversation: { conversationToOpen = row.conversationID }
                         )
                     }
                 } footer: {
@@ -82,6 +84,9 @@ struct ApprovalsInboxContent: View {
             }
         }
         .refreshable { await model.refresh() }
+        .navigationDestination(item: $conversationToOpen) { id in
+            ChatView(conversationID: id)
+        }
         .sheet(item: Binding(get: { openedID.flatMap(model.sheet(for:)) }, set: { if $0 == nil { openedID = nil } })) { sheet in
             ApprovalSheetView(sheet: sheet) { decision, message in
                 await model.decide(sheet.id, decision, message: message)
@@ -132,8 +137,9 @@ struct ApprovalRowView: View {
     let row: ApprovalRow
     let now: Date
     let canSelect: Bool
-    var onToggle: () -> Void = {}
-    var onOpen: () -> Void = {}
+    var onToggle: @MainActor () -> Void = {}
+    var onOpen: @MainActor () -> Void = {}
+    var onOpenConversation: @MainActor () -> Void = {}
 
     var body: some View {
         HStack(spacing: 10) {
@@ -162,6 +168,11 @@ struct ApprovalRowView: View {
             if let state = row.stateText {
                 ChatBadge(text: state, tone: row.tone)
             }
+            Button(action: onOpenConversation) {
+                Image(systemName: "arrow.right.circle")
+            }
+            .buttonStyle(.borderless)
+            .accessibilityLabel(row.openConversationAccessibilityLabel)
         }
     }
 }
@@ -169,7 +180,7 @@ struct ApprovalRowView: View {
 /// Asks before deciding several approvals: what they are, and for deny an optional message sent with each.
 struct BatchDecisionView: View {
     let confirmation: ApprovalBatchConfirmation
-    var onConfirm: (String?) async -> Bool = { _ in false }
+    var onConfirm: @MainActor (String?) async -> Bool = { _ in false }
 
     @Environment(\.dismiss) private var dismiss
     @State private var message = ""

@@ -5,7 +5,7 @@ import SwiftUI
 /// stopped, and its controls. The time ticks every second while the loop runs.
 struct AutoReplyStatusBarView: View {
     let bar: AutoReplyStatusBar
-    var onControl: (AutoReplyControl) -> Void = { _ in }
+    var onControl: @MainActor (AutoReplyControl) -> Void = { _ in }
 
     @State private var confirming: AutoReplyControl?
 

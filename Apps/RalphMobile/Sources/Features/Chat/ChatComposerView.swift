@@ -1,3 +1,4 @@
+import RalphAPI
 import RalphMobilePresentation
 import SwiftUI
 
@@ -8,8 +9,8 @@ struct ChatComposerView: View {
     let error: String?
     let note: String?
     let isSending: Bool
-    var onSend: (SendMode) -> Void = { _ in }
-    var onInterrupt: () -> Void = {}
+    var onSend: @MainActor (SendMode) -> Void = { _ in }
+    var onInterrupt: @MainActor () -> Void = {}
 
     @FocusState private var focused: Bool
 

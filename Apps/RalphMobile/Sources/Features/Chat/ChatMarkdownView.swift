@@ -112,10 +112,10 @@ struct ChatCodeBlockView: View {
         }
         .padding(10)
         .background(Color(theme: .surfaceRaised), in: RoundedRectangle(cornerRadius: 8))
-        .overlay(
+        .overlay {
             RoundedRectangle(cornerRadius: 8)
                 .stroke(isClosed ? Color.clear : Color(theme: .accent).opacity(0.6), lineWidth: 1)
-        )
+        }
     }
 }
 

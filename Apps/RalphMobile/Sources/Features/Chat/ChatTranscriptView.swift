@@ -1,3 +1,4 @@
+import RalphAPI
 import RalphMobilePresentation
 import SwiftUI
 
@@ -6,7 +7,7 @@ import SwiftUI
 struct ChatTranscriptView: View {
     let turns: [ChatTurn]
     let canDecide: Bool
-    var onReview: (String) -> Void = { _ in }
+    var onReview: @MainActor (String) -> Void = { _ in }
 
     var body: some View {
         LazyVStack(alignment: .leading, spacing: 16) {
@@ -21,7 +22,7 @@ struct ChatTranscriptView: View {
 struct ChatTurnView: View {
     let turn: ChatTurn
     let canDecide: Bool
-    var onReview: (String) -> Void = { _ in }
+    var onReview: @MainActor (String) -> Void = { _ in }
 
     var body: some View {
         VStack(alignment: .leading, spacing: 10) {

@@ -1,3 +1,4 @@
+import RalphAPI
 import RalphMobilePresentation
 import SwiftUI
 

@@ -5,7 +5,7 @@ import SwiftUI
 /// each with who granted it and how often it was used, and Revoke for operators.
 struct PermissionsPanelView: View {
     let panel: ChatPermissionsPanel
-    var onRevoke: (String) -> Void = { _ in }
+    var onRevoke: @MainActor (String) -> Void = { _ in }
 
     var body: some View {
         TimelineView(.periodic(from: .now, by: 30)) { context in

@@ -6,7 +6,7 @@ import SwiftUI
 struct ToolCallView: View {
     let item: ChatToolCallItem
     let canDecide: Bool
-    var onReview: (String) -> Void = { _ in }
+    var onReview: @MainActor (String) -> Void = { _ in }
 
     @State private var isExpanded = false
     @State private var showsAll = false

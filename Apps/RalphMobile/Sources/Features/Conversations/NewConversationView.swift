@@ -6,7 +6,7 @@ import SwiftUI
 struct NewConversationView: View {
     @Bindable var form: NewConversationModel
     /// The conversation made, and why its first message was not sent (if it was not).
-    var onCreated: (Conversation, String?) -> Void = { _, _ in }
+    var onCreated: @MainActor (Conversation, String?) -> Void = { _, _ in }
 
     @Environment(\.dismiss) private var dismiss
 

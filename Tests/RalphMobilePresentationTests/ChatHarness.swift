@@ -23,7 +23,8 @@ struct ChatHarness {
         return policy
     }()
 
-    static func start(apiKey: String? = nil) async throws -> ChatHarness {
+    /// `stallAfter`: seconds of silence after which a turn is reported stalled (the server's default is 300).
+    static func start(apiKey: String? = nil, stallAfter: Double? = nil) async throws -> ChatHarness {
         let tmp = TemporaryDirectory("rm-chat")
         let root = tmp.subdirectory("root")
         let data = tmp.subdirectory("data")
@@ -34,6 +35,7 @@ struct ChatHarness {
         let anthropic = try await FakeAnthropic.start(log: tmp.path + "/anthropic.log")
         let server = try await LiveServer.start(workspaces: [root], dataDirectory: data) {
             $0.apiKey = apiKey
+            if let stallAfter { $0.chatStallAfter = stallAfter }
             $0.claudeCommand = claude
             $0.chatEnvironment = RealClaude.environment(home: home, apiBase: anthropic.base)
         }

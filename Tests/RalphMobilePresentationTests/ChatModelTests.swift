@@ -251,6 +251,22 @@ struct ChatModelTests {
         chat.suspend()
     }
 
+    @Test("a silent turn shows as stalled in the working line and the header, and interrupting it ends it")
+    func stalled() async throws {
+        let h = try await ChatHarness.start(stallAfter: 1)
+        defer { Task { await h.stop() } }
+        let chat = try await Self.open(h)
+        try await send(chat, model(["wait 8000", "say too late"]))
+        try await chatUntil(20, "the stall") { chat.conversation.status == .stalled }
+        #expect(chat.header.statusText == "stalled" && chat.workingTone == .warning)
+        #expect(chat.workingLine?.hasPrefix("No output for ") == true && chat.workingLine?.hasSuffix("you can interrupt it") == true, "\(chat.workingLine ?? "nil")")
+        #expect(chat.sendOptions.showsInterrupt)
+        #expect(await chat.interrupt())
+        try await chatUntil(20, "the turn to end") { !chat.conversation.isBusy }
+        #expect(chat.workingLine == nil)
+        chat.suspend()
+    }
+
     @Test("load earlier prepends older turns page by page, each once")
     func loadEarlier() async throws {
         let h = try await ChatHarness.start()

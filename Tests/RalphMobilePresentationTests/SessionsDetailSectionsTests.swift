@@ -192,6 +192,10 @@ struct SessionsDetailSectionsTests {
         let reconnecting = EventStreamSection(
             events: events, eventCount: 8, connection: .reconnecting(attempt: 4), reconnectAttempts: 4, end: nil, reset: nil, isActive: true)
         #expect(reconnecting.connection.text == "Reconnecting (attempt 4)" && reconnecting.countText.contains("4 reconnects"))
+        let flood = (1...400).reversed().compactMap { WorkflowEvent(json: .object(JSONObject([("id", .int($0)), ("topic", .string("t"))]))) }
+        let capped = EventStreamSection(events: flood, eventCount: 400, connection: .connected, reconnectAttempts: 0, end: nil, reset: nil, isActive: true)
+        #expect(capped.rows.count == 300 && capped.rows.first?.id == 400 && capped.rows.last?.id == 101)
+        #expect(capped.countText == "400 events received · 0 reconnects · newest first, the latest 300 shown")
         let finished = EventStreamSection(events: events, eventCount: 8, connection: .disconnected, reconnectAttempts: 0, end: nil, reset: nil, isActive: false)
         #expect(finished.connection.text == "Run ended")
     }

@@ -18,6 +18,12 @@ struct SessionsFixturesTests {
         #expect(Set(SessionsFixtures.sessions.map(\.mode)) == [.live, .paused, .complete])
         #expect(SessionsFixtures.rows.filter(\.isHidden).count == 1)
         #expect(SessionsFixtures.filterOptions.map(\.label) == ["All (4)", "Live (2)", "Done (2)"])
+        #expect(SessionsFixtures.listSummary == "4 runs · 2 live · 1 hidden")
+        #expect(SessionsFixtures.listHiddenToggleLabel == "Show hidden runs (1)")
+        #expect(SessionsFixtures.finishedOnlySummary == "2 runs · 0 live")
+        #expect(SessionsFixtures.finishedOnlyFilterOptions.map(\.label) == ["All (2)", "Live (0)", "Done (2)"])
+        #expect(SessionsFixtures.liveFilteredOut == SessionsEmptyState(kind: .filteredOut, title: "No run is live right now.", message: "", action: .showAll))
+        #expect(LibraryKind.prompts.filterPrompt == "Filter prompts")
     }
 
     @Test("the sample detail round-trips through the wire format and its recent events are events")

@@ -146,6 +146,7 @@ struct SessionsListScreenTests {
         #expect(m.hiddenCount == 1)
         #expect(m.summary == "2 runs · 2 live · 1 hidden")
         #expect(m.filterOptions.first?.label == "All (1)")
+        #expect(m.hiddenToggleLabel == "Show hidden runs (1)")
         #expect(try store.load() == [aID])
 
         // A new screen on the same file remembers it.
@@ -159,6 +160,7 @@ struct SessionsListScreenTests {
         again.showHidden = false
         #expect(again.rows().count == 2)
         #expect(try store.load().isEmpty)
+        #expect(again.hiddenToggleLabel == nil, "nothing hidden, switch off: no switch")
 
         // Everything hidden: the empty state offers to show them.
         again.hide(aID)

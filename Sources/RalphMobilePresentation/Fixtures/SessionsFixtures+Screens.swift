@@ -16,6 +16,15 @@ extension SessionsFixtures {
     /// The filter chips for ``sessions`` (nothing hidden).
     public static var filterOptions: [SessionsFilterOption] { SessionsFilterOption.options(for: sessions) }
 
+    /// The list's summary and "show hidden" label with the third run hidden.
+    public static var listSummary: String { SessionsListScreenModel.summary(sessions: sessions, hiddenIDs: [sessions[2].id]) }
+    public static var listHiddenToggleLabel: String? { SessionsListScreenModel.hiddenToggleLabel(hiddenCount: 1, showHidden: true) }
+    /// The Live filter on a server whose runs are all finished.
+    public static var finishedOnly: [Session] { Array(sessions.suffix(2)) }
+    public static var finishedOnlySummary: String { SessionsListScreenModel.summary(sessions: finishedOnly, hiddenIDs: []) }
+    public static var finishedOnlyFilterOptions: [SessionsFilterOption] { SessionsFilterOption.options(for: finishedOnly) }
+    public static var liveFilteredOut: SessionsEmptyState { .filteredOut(.live) }
+
     public static var listConnection: ConnectionLine { .list(state: .connected, isPolling: false, pollInterval: .seconds(5)) }
     public static var listReconnecting: ConnectionLine { .list(state: .reconnecting(attempt: 3), isPolling: true, pollInterval: .seconds(5)) }
 
@@ -63,6 +72,9 @@ extension SessionsFixtures {
     public static var hatsReference: HatsReferenceSection {
         HatsReferenceSection(hats: hats, loadError: nil, currentHat: liveSession.hat, usage: detail.hatUsage)
     }
+
+    /// What emitting an event says.
+    public static var emitOutcome: ControlOutcome { ControlOutcome(text: "Emitted build.task as event #143", isError: false) }
 
     public static var stopConfirmation: StopConfirmation { StopConfirmation(session: liveSession) }
 

@@ -16,6 +16,9 @@ public enum LibraryKind: String, CaseIterable, Sendable, Identifiable {
         }
     }
 
+    /// The filter field's prompt: `Filter prompts`.
+    public var filterPrompt: String { "Filter \(label.lowercased())" }
+
     /// What an empty section says: where such things come from.
     public var emptyText: String {
         switch self {

@@ -103,6 +103,15 @@ public final class SessionsListScreenModel: LiveFeed {
     /// Hidden sessions the server still lists.
     public var hiddenCount: Int { list.sessions.filter { hiddenIDs.contains($0.id) }.count }
 
+    /// The "show hidden" switch's label, `Show hidden runs (2)`; nil (no switch) while nothing is hidden and the switch
+    /// is off.
+    public var hiddenToggleLabel: String? { Self.hiddenToggleLabel(hiddenCount: hiddenCount, showHidden: showHidden) }
+
+    /// ``hiddenToggleLabel`` for a count and the switch's state.
+    public nonisolated static func hiddenToggleLabel(hiddenCount: Int, showHidden: Bool) -> String? {
+        hiddenCount > 0 || showHidden ? "Show hidden runs (\(hiddenCount))" : nil
+    }
+
     // MARK: - What the screen shows
 
     /// Sessions not hidden (or all, with ``showHidden``), newest first.
@@ -117,12 +126,14 @@ public final class SessionsListScreenModel: LiveFeed {
     public var filterOptions: [SessionsFilterOption] { SessionsFilterOption.options(for: visibleSessions) }
 
     /// `3 runs · 1 live · 2 hidden`; `No runs yet.` for an empty server.
-    public var summary: String {
-        guard hasLoaded else { return "" }
-        let all = list.sessions
-        if all.isEmpty { return "No runs yet." }
-        var text = Formatting.count(all.count, "run") + " · \(all.filter(\.isActive).count) live"
-        if hiddenCount > 0 { text += " · \(hiddenCount) hidden" }
+    public var summary: String { hasLoaded ? Self.summary(sessions: list.sessions, hiddenIDs: hiddenIDs) : "" }
+
+    /// ``summary`` for a list and the ids hidden.
+    public nonisolated static func summary(sessions: [Session], hiddenIDs: Set<String>) -> String {
+        if sessions.isEmpty { return "No runs yet." }
+        let hidden = sessions.filter { hiddenIDs.contains($0.id) }.count
+        var text = Formatting.count(sessions.count, "run") + " · \(sessions.filter(\.isActive).count) live"
+        if hidden > 0 { text += " · \(hidden) hidden" }
         return text
     }
 
@@ -149,10 +160,7 @@ public final class SessionsListScreenModel: LiveFeed {
                 kind: .allHidden, title: "Every run is hidden", message: "\(Formatting.count(hiddenCount, "run")) hidden on this device.",
                 action: .showHidden)
         }
-        if !visible.contains(where: filter.includes) {
-            let message = filter == .live ? "No run is live right now." : "No finished runs yet."
-            return SessionsEmptyState(kind: .filteredOut, title: message, message: "", action: .showAll)
-        }
+        if !visible.contains(where: filter.includes) { return .filteredOut(filter) }
         return nil
     }
 
@@ -193,6 +201,12 @@ public struct SessionsEmptyState: Sendable, Equatable {
         self.title = title
         self.message = message
         self.action = action
+    }
+
+    /// A filter that lets no run through.
+    public static func filteredOut(_ filter: SessionsFilter) -> SessionsEmptyState {
+        SessionsEmptyState(
+            kind: .filteredOut, title: filter == .live ? "No run is live right now." : "No finished runs yet.", message: "", action: .showAll)
     }
 }
 

@@ -61,6 +61,10 @@ public struct RecentEventsSection: Sendable, Equatable {
 
 /// Section 8: the live event stream, newest first, with its count and connection state.
 public struct EventStreamSection: Sendable, Equatable {
+    /// How many events the section lays out (the monitor keeps more, for the export).
+    public static let shownLimit = 300
+
+    /// The latest ``shownLimit`` events, newest first.
     public var rows: [EventRow]
     /// `128 events received · 2 reconnects · newest first`.
     public var countText: String
@@ -76,8 +80,9 @@ public struct EventStreamSection: Sendable, Equatable {
         events: [WorkflowEvent], eventCount: Int, connection: ConnectionState, reconnectAttempts: Int, end: StreamEnd?,
         reset: StreamReset?, isActive: Bool, timeZone: TimeZone = .current
     ) {
-        rows = events.map { EventRow($0, timeZone: timeZone) }
+        rows = events.prefix(Self.shownLimit).map { EventRow($0, timeZone: timeZone) }
         countText = Formatting.count(eventCount, "event") + " received · " + Formatting.count(reconnectAttempts, "reconnect") + " · newest first"
+        if events.count > Self.shownLimit { countText += ", the latest \(Self.shownLimit) shown" }
         let reason = end.map { $0.reason ?? $0.status.rawValue }
         self.connection = .stream(state: connection, endedReason: reason, isActive: isActive)
         endedText = reason.map { "Run ended: \($0)" }

@@ -9,11 +9,11 @@ public struct ConnectionLine: Sendable, Equatable {
 
     public var kind: Kind
     public var text: String
-    public var tone: Tone
+    public var tone: BadgeTone
     /// Whether a small activity indicator belongs beside the text (connecting or reconnecting).
     public var showsActivity: Bool
 
-    public init(kind: Kind, text: String, tone: Tone, showsActivity: Bool) {
+    public init(kind: Kind, text: String, tone: BadgeTone, showsActivity: Bool) {
         self.kind = kind
         self.text = text
         self.tone = tone

@@ -1,18 +1,18 @@
 import RalphAPI
 
 /// What a badge or a status line means, so a view picks its colour (`success` is the theme's success colour, …).
-public enum Tone: String, Sendable, Equatable, CaseIterable {
+public enum BadgeTone: String, Sendable, Equatable, CaseIterable {
     case success, warning, danger, info, neutral
 }
 
 /// A small labelled badge: a run's mode or status.
 public struct SessionBadge: Sendable, Equatable {
     public var text: String
-    public var tone: Tone
+    public var tone: BadgeTone
     /// What VoiceOver reads.
     public var accessibilityLabel: String
 
-    public init(text: String, tone: Tone, accessibilityLabel: String) {
+    public init(text: String, tone: BadgeTone, accessibilityLabel: String) {
         self.text = text
         self.tone = tone
         self.accessibilityLabel = accessibilityLabel
@@ -37,7 +37,7 @@ public struct SessionBadge: Sendable, Equatable {
     public static func status(_ status: SessionStatus, mode: SessionMode) -> SessionBadge? {
         if status.rawValue.isEmpty || status.rawValue == mode.rawValue { return nil }
         if mode == .live && status == .running { return nil }
-        let tone: Tone =
+        let tone: BadgeTone =
             switch status {
             case .completed: .success
             case .failed: .danger

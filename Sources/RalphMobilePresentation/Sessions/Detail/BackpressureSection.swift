@@ -14,7 +14,7 @@ public struct BackpressureSection: Sendable, Equatable {
         public var id: String { name }
 
         /// pass: success, fail: danger, not reported: neutral.
-        public var tone: Tone {
+        public var tone: BadgeTone {
             switch result {
             case .pass: .success
             case .fail: .danger

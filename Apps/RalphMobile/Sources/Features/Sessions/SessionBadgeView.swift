@@ -2,7 +2,7 @@ import RalphMobilePresentation
 import SwiftUI
 
 /// The theme colour of a tone.
-extension Tone {
+extension BadgeTone {
     var themeColor: ThemeColor {
         switch self {
         case .success: .success

@@ -224,11 +224,8 @@ struct AppLiveFeedTests {
         #expect(!list.isLive)
         let (second, secondID) = try await h.writeRun("two")
         try await Task.sleep(for: .milliseconds(600))
-        // SessionsListModel.stop() cancels its stream task, whose tail then calls startPolling(): the list goes on
-        // polling after stop(). The fix is in the SDK (return from that tail when the task was cancelled).
-        withKnownIssue("SessionsListModel keeps polling after stop()") {
-            #expect(list.sessions.map(\.id) == [firstID], "neither streamed nor polled while away")
-        }
+        // A stopped list neither streams nor polls (its cancelled stream task no longer starts polling).
+        #expect(list.sessions.map(\.id) == [firstID], "neither streamed nor polled while away")
 
         await feeds.enterForeground()
         #expect(Set(list.sessions.map(\.id)) == [firstID, secondID])

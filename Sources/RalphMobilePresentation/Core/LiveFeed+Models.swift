@@ -3,14 +3,11 @@ import RalphMobileKit
 // The SDK's models that hold a stream, as feeds the app suspends in the background and resumes on return.
 
 /// Resumes where it stopped: a live run's stream reopens after the last event shown (`Last-Event-ID`); a run that
-/// ended meanwhile is read once from there to its end (``SessionMonitor/catchUp()``).
+/// ended meanwhile is read from there to its end by ``SessionMonitor/connect()`` itself.
 extension SessionMonitor: LiveFeed {
     public func suspend() { disconnect() }
 
-    public func resume() async {
-        await connect()
-        if !isStreaming { await catchUp() }
-    }
+    public func resume() async { await connect() }
 
     public var isLive: Bool { isStreaming }
 }

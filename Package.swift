@@ -7,7 +7,7 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "ralph-mobile",
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .library(name: "RalphAPI", targets: ["RalphAPI"]),
         .library(name: "RalphFiles", targets: ["RalphFiles"]),
@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "RalphMobileServer", targets: ["RalphMobileServer"]),
         .executable(name: "ralph-mobile-server", targets: ["ralph-mobile-server"]),
         .library(name: "RalphMobileKit", targets: ["RalphMobileKit"]),
+        .library(name: "RalphMobilePresentation", targets: ["RalphMobilePresentation"]),
         .executable(name: "ralph-mobile", targets: ["ralph-mobile"]),
     ],
     dependencies: [
@@ -97,6 +98,13 @@ let package = Package(
             dependencies: ["RalphAPI", .product(name: "AsyncHTTPClient", package: "async-http-client")],
             swiftSettings: swiftSettings
         ),
+        // What the native iOS app shows and does, as Foundation-only @Observable models and values (Apps/RalphMobile only
+        // lays them out and binds them): built and tested on Linux against the real server.
+        .target(
+            name: "RalphMobilePresentation",
+            dependencies: ["RalphMobileKit", "RalphAPI"],
+            swiftSettings: swiftSettings
+        ),
         // The terminal client.
         .executableTarget(
             name: "ralph-mobile",
@@ -145,6 +153,20 @@ let package = Package(
             dependencies: [
                 "RalphMobileKit", "RalphAPI", "RalphFiles", "RalphSimulator", "AgentRunner", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RalphMobilePresentationTests",
+            dependencies: [
+                "RalphMobilePresentation", "RalphMobileKit", "RalphAPI", "RalphFiles", "RalphSimulator", "AgentRunner",
+                "TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

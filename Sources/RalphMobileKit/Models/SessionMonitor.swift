@@ -58,6 +58,10 @@ public final class SessionMonitor {
     /// Whether the session should be streamed.
     public var isSessionActive: Bool { session?.mode == .live || pausedFromThisClient }
 
+    /// A run that ended while it was not watched (``disconnect()`` then ``connect()``, e.g. the app in the background):
+    /// its stream is opened once more from the last event shown, so the events written meanwhile arrive, then `end`.
+    var isCatchingUp: Bool { end == nil && (lastFrameID != nil || lastEventID > 0) && (session?.eventCount ?? 0) > eventCount }
+
     /// Whether a stream is open or being (re)opened.
     public var isStreaming: Bool { streamTask != nil }
 
@@ -74,7 +78,7 @@ public final class SessionMonitor {
             return
         }
         await refreshDetail()
-        if isSessionActive {
+        if isSessionActive || isCatchingUp {
             openStream()
         } else {
             closeStream()
@@ -100,6 +104,8 @@ public final class SessionMonitor {
                 guard let self else { return }
                 self.apply(update)
             }
+            // Closed by ``disconnect()``: a stream opened since then is not this one's to clear.
+            guard !Task.isCancelled else { return }
             self?.streamEnded()
         }
     }

@@ -40,6 +40,9 @@ public final class SessionsListModel {
                 guard let self else { return }
                 self.apply(update)
             }
+            // Stopped (``stop()`` cancelled this task): nothing more to do; polling stays off.
+            guard !Task.isCancelled else { return }
+            self?.streamTask = nil
             self?.connection = .disconnected
             self?.startPolling()
         }

@@ -1,0 +1,67 @@
+import Foundation
+import RalphMobileKit
+
+/// The one line a screen shows about its live connection: `Live`, `Reconnecting (attempt 3)`, `Polling every 5 s`.
+public struct ConnectionLine: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case live, connecting, reconnecting, polling, ended, offline, failed
+    }
+
+    public var kind: Kind
+    public var text: String
+    public var tone: BadgeTone
+    /// Whether a small activity indicator belongs beside the text (connecting or reconnecting).
+    public var showsActivity: Bool
+
+    public init(kind: Kind, text: String, tone: BadgeTone, showsActivity: Bool) {
+        self.kind = kind
+        self.text = text
+        self.tone = tone
+        self.showsActivity = showsActivity
+    }
+
+    /// The list's line: the global stream's state, and whether the list is polled meanwhile.
+    public static func list(state: ConnectionState, isPolling: Bool, pollInterval: Duration) -> ConnectionLine {
+        let polling = "polling every \(seconds(pollInterval)) s"
+        switch state {
+        case .connected:
+            return ConnectionLine(kind: .live, text: "Live", tone: .success, showsActivity: false)
+        case .connecting:
+            return ConnectionLine(kind: .connecting, text: "Connecting…", tone: .info, showsActivity: true)
+        case .reconnecting(let attempt):
+            let text = "Reconnecting (attempt \(attempt))" + (isPolling ? " · " + polling : "")
+            return ConnectionLine(kind: .reconnecting, text: text, tone: .warning, showsActivity: true)
+        case .disconnected:
+            if isPolling { return ConnectionLine(kind: .polling, text: "Live updates off · " + polling, tone: .warning, showsActivity: false) }
+            return ConnectionLine(kind: .offline, text: "Not connected", tone: .neutral, showsActivity: false)
+        case .error(let message):
+            let text = "Live updates stopped: \(message)" + (isPolling ? " · " + polling : "")
+            return ConnectionLine(kind: isPolling ? .polling : .failed, text: text, tone: .danger, showsActivity: false)
+        }
+    }
+
+    /// The event stream's line on the detail screen. A finished run has no stream: `Run ended`, with the reason when
+    /// known.
+    public static func stream(state: ConnectionState, endedReason: String?, isActive: Bool) -> ConnectionLine {
+        switch state {
+        case .connected:
+            return ConnectionLine(kind: .live, text: "Live", tone: .success, showsActivity: false)
+        case .connecting:
+            return ConnectionLine(kind: .connecting, text: "Connecting…", tone: .info, showsActivity: true)
+        case .reconnecting(let attempt):
+            return ConnectionLine(kind: .reconnecting, text: "Reconnecting (attempt \(attempt))", tone: .warning, showsActivity: true)
+        case .error(let message):
+            return ConnectionLine(kind: .failed, text: "Stream stopped: \(message)", tone: .danger, showsActivity: false)
+        case .disconnected:
+            if let endedReason { return ConnectionLine(kind: .ended, text: "Run ended: \(endedReason)", tone: .neutral, showsActivity: false) }
+            if !isActive { return ConnectionLine(kind: .ended, text: "Run ended", tone: .neutral, showsActivity: false) }
+            return ConnectionLine(kind: .offline, text: "Not connected", tone: .neutral, showsActivity: false)
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        let c = duration.components
+        let value = Double(c.seconds) + Double(c.attoseconds) / 1e18
+        return value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+    }
+}

@@ -135,10 +135,11 @@ struct LiveFeedsRegistryTests {
 @Suite("The SDK's models as live feeds, against the real server", .serialized)
 @MainActor
 struct AppLiveFeedTests {
-    static func monitor(_ h: AppHarness, _ id: String) throws -> SessionMonitor {
-        let monitor = SessionMonitor(client: try h.client(), sessionID: id)
-        monitor.policy = AppHarness.fastPolicy
-        return monitor
+    /// The session screen's model, the feed the app registers for a session (its monitor holds the stream).
+    static func screen(_ h: AppHarness, _ id: String) throws -> SessionDetailScreenModel {
+        let screen = SessionDetailScreenModel(client: try h.client(), sessionID: id, capabilities: Capabilities(role: .admin))
+        screen.monitor.policy = AppHarness.fastPolicy
+        return screen
     }
 
     /// The ids shown are exactly 1…n, newest first: every event once, none missing.
@@ -147,20 +148,21 @@ struct AppLiveFeedTests {
         #expect(monitor.eventCount == n, sourceLocation: sourceLocation)
     }
 
-    @Test("a session monitor suspended while its run writes events shows every event once, with no gap, on return")
+    @Test("a session screen suspended while its run writes events shows every event once, with no gap, on return")
     func sessionMonitorNoGap() async throws {
         let h = try await AppHarness.start()
         defer { Task { await h.stop() } }
         let (writer, id) = try await h.writeRun()
         for i in 1...3 { try writer.record(topic: "build.step", payload: "before \(i)", iteration: i, hat: "builder") }
         let feeds = LiveFeeds()
-        let m = try Self.monitor(h, id)
-        await m.connect()
-        feeds.register(m)
+        let screen = try Self.screen(h, id)
+        let m = screen.monitor
+        await screen.start()
+        feeds.register(screen)
         try await AppHarness.until(10, "the first 4 events") { m.connection == .connected && m.eventCount == 4 }
 
         feeds.enterBackground()
-        #expect(!m.isStreaming && m.connection == .disconnected && !m.isLive)
+        #expect(!m.isStreaming && m.connection == .disconnected)
         for i in 1...5 { try writer.record(topic: "build.step", payload: "away \(i)", iteration: 3 + i, hat: "builder") }
         try await Task.sleep(for: .milliseconds(700))
         #expect(m.eventCount == 4, "nothing arrives while suspended")
@@ -176,7 +178,7 @@ struct AppLiveFeedTests {
         try await AppHarness.until(10, "the event after return") { m.eventCount == 10 }
         try await Task.sleep(for: .milliseconds(300))
         Self.expectComplete(m, 10)
-        m.disconnect()
+        screen.suspend()
         writer.releaseLock()
     }
 
@@ -187,9 +189,10 @@ struct AppLiveFeedTests {
         let (writer, id) = try await h.writeRun()
         try writer.record(topic: "build.step", payload: "seen", iteration: 1, hat: "builder")
         let feeds = LiveFeeds()
-        let m = try Self.monitor(h, id)
-        await m.connect()
-        feeds.register(m)
+        let screen = try Self.screen(h, id)
+        let m = screen.monitor
+        await screen.start()
+        feeds.register(screen)
         try await AppHarness.until(10, "the first events") { m.connection == .connected && m.eventCount == 2 }
 
         feeds.enterBackground()
@@ -199,7 +202,9 @@ struct AppLiveFeedTests {
         try await eventually(10, "the run to complete") { try await client.status(id).mode == .complete }
 
         await feeds.enterForeground()
-        #expect(!m.isStreaming, "a finished run is not streamed")
+        // The events written meanwhile are read from where it stopped, then the end closes that stream.
+        try await AppHarness.until(10, "the catch-up to its end") { m.eventCount == 6 && !m.isStreaming }
+        #expect(m.end != nil)
         #expect(m.session?.mode == .complete)
         Self.expectComplete(m, 6)
         #expect(m.events.first?.topic == "loop.terminate")

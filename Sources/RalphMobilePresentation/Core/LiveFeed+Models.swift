@@ -1,16 +1,7 @@
 import RalphMobileKit
 
-// The SDK's models that hold a stream, as feeds the app suspends in the background and resumes on return.
-
-/// Resumes where it stopped: a live run's stream reopens after the last event shown (`Last-Event-ID`); a run that
-/// ended meanwhile is read from there to its end by ``SessionMonitor/connect()`` itself.
-extension SessionMonitor: LiveFeed {
-    public func suspend() { disconnect() }
-
-    public func resume() async { await connect() }
-
-    public var isLive: Bool { isStreaming }
-}
+// The SDK's models that hold a stream, as feeds the app suspends in the background and resumes on return. (A session's
+// feed is its screen's model, SessionDetailScreenModel: SessionMonitor's own resume() resumes the run.)
 
 /// The list is state, not history: resuming reloads it and reopens the global stream (polling while it is down).
 extension SessionsListModel: LiveFeed {

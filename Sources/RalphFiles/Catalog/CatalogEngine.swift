@@ -47,7 +47,6 @@ final class CatalogEngine {
     }
 
     let catalog: RunCatalog
-    let observer: (any RunCatalogObserver)?
     let configuration: RunCatalog.Configuration
     var logger: Logger
     #if os(Linux)
@@ -72,9 +71,8 @@ final class CatalogEngine {
     /// Per call, so one fast writer cannot starve the other runs.
     static let maxBytesPerRead = 64 << 20
 
-    init(catalog: RunCatalog, observer: (any RunCatalogObserver)?) {
+    init(catalog: RunCatalog) {
         self.catalog = catalog
-        self.observer = observer
         self.configuration = catalog.configuration
         self.logger = catalog.logger
         self.buffer = .allocate(byteCount: Self.chunkSize, alignment: 16)
@@ -163,7 +161,7 @@ final class CatalogEngine {
                     s.runs[request.id]!.paused = request.paused
                     return s.runs[request.id]
                 }
-                if let changed { observer?.catalogDidChange(.updated(changed)) }
+                if let changed { catalog.announce(.updated(changed)) }
                 request.continuation.resume()
             }
             for request in catchUps {
@@ -400,7 +398,7 @@ final class CatalogEngine {
         }
         if let added = catalog.snapshot(id: location.id) {
             logger.debug("run added", metadata: ["id": "\(location.id)", "file": "\(location.file)", "lines": "\(added.state.lineCount)"])
-            observer?.catalogDidChange(.added(added))
+            catalog.announce(.added(added))
         }
     }
 
@@ -410,7 +408,7 @@ final class CatalogEngine {
         catalog.shared.withLock { _ = $0.runs.removeValue(forKey: id) }
         dirtyRuns.remove(id)
         logger.debug("run removed", metadata: ["id": "\(id)"])
-        observer?.catalogDidChange(.removed(id: id))
+        catalog.announce(.removed(id: id))
     }
 
     // MARK: - Tailing
@@ -442,7 +440,7 @@ final class CatalogEngine {
 
     enum ReadOutcome { case done, more, missing, failed }
 
-    /// Reads what was appended since the last read, folds it in, and tells the observer (when `announce`).
+    /// Reads what was appended since the last read, folds it in, and tells the observers (when `announce`).
     func readNew(_ tail: Tail, announce: Bool) -> ReadOutcome {
         let id = tail.location.id
         let fd = open(tail.location.file, O_RDONLY | O_CLOEXEC)
@@ -541,7 +539,7 @@ final class CatalogEngine {
             tail.end = Self.readBytes(fd: fd, count: min(RunIndexStore.tailSize, lineStart), endingAt: lineStart) ?? []
         }
         if reset {
-            if let snapshot = catalog.snapshot(id: id) { observer?.catalogDidChange(.reset(snapshot)) }
+            if let snapshot = catalog.snapshot(id: id) { catalog.announce(.reset(snapshot)) }
         } else if !pendingEvents.isEmpty {
             announceAppended(id, events: pendingEvents)
         }
@@ -558,7 +556,7 @@ final class CatalogEngine {
 
     func announceAppended(_ id: String, events: [RalphEvent]) {
         guard let snapshot = catalog.snapshot(id: id) else { return }
-        observer?.catalogDidChange(.appended(snapshot, events: events))
+        catalog.announce(.appended(snapshot, events: events))
     }
 
     // MARK: - Liveness
@@ -605,7 +603,7 @@ final class CatalogEngine {
                 if let changed, before.isLive != changed.isLive || before.liveness.pid != changed.liveness.pid
                     || before.isCurrent != changed.isCurrent || before.config != changed.config
                 {
-                    observer?.catalogDidChange(.updated(changed))
+                    catalog.announce(.updated(changed))
                 }
             }
         }

@@ -100,6 +100,8 @@ public final class RunCatalog: Sendable {
     let configuration: Configuration
     let logger: Logger
     let shared = Mutex(Shared())
+    /// Who hears the catalog's changes (the event fan-out, run control, ...), by subscription number.
+    let observers = Mutex<(next: Int, all: [(id: Int, observer: any RunCatalogObserver)])>((0, []))
     let wakePipe: (read: Int32, write: Int32)
 
     public init(configuration: Configuration, logger: Logger = Logger(label: "ralph-mobile.catalog")) {
@@ -124,15 +126,42 @@ public final class RunCatalog: Sendable {
         }
     }
 
-    /// Starts the catalog thread. Call once.
-    public func start(observer: (any RunCatalogObserver)?) {
+    /// A subscription to the catalog's changes; ``unsubscribe(_:)`` ends it.
+    public struct Subscription: Hashable, Sendable {
+        let id: Int
+    }
+
+    /// Adds an observer: from the next change on, it hears every change in order, on the catalog's thread, after the
+    /// catalog's own state reflects it. Subscribe before ``start(observer:)`` to hear the first discovery.
+    @discardableResult
+    public func subscribe(_ observer: any RunCatalogObserver) -> Subscription {
+        observers.withLock { list in
+            list.next += 1
+            list.all.append((list.next, observer))
+            return Subscription(id: list.next)
+        }
+    }
+
+    public func unsubscribe(_ subscription: Subscription) {
+        observers.withLock { $0.all.removeAll { $0.id == subscription.id } }
+    }
+
+    /// Tells every observer about `change` (on the catalog's thread).
+    func announce(_ change: Change) {
+        let all = observers.withLock { $0.all }
+        for entry in all { entry.observer.catalogDidChange(change) }
+    }
+
+    /// Starts the catalog thread, with `observer` (if any) subscribed first. Call once.
+    public func start(observer: (any RunCatalogObserver)? = nil) {
+        if let observer { subscribe(observer) }
         let first = shared.withLock { s -> Bool in
             defer { s.started = true }
             return !s.started
         }
         precondition(first, "RunCatalog.start called twice")
         let thread = Thread { [self] in
-            let engine = CatalogEngine(catalog: self, observer: observer)
+            let engine = CatalogEngine(catalog: self)
             engine.run()
         }
         thread.name = "ralph-mobile.catalog"

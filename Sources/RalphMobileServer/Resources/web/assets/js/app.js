@@ -4,7 +4,9 @@
 // Each screen is a module in ./screens/ exporting `mount(view, params, app)`; it may return a cleanup function, which
 // runs when the user leaves the screen (streams closed, timers cleared).
 
-import { api, ApiError, globalEvents } from './api.js';
+import { api, ApiError } from './api.js';
+import { globalEvents } from './stream.js';
+import { applyTheme } from './theme.js';
 import { h, render, showError, toast } from './ui.js';
 
 const ROLES = { viewer: 1, operator: 2, admin: 3 };
@@ -181,17 +183,6 @@ function updateApprovalsBadge() {
   approvalsBadge.hidden = count === 0;
   approvalsBadge.textContent = String(count);
   approvalsBadge.setAttribute('aria-label', count + ' pending approvals');
-}
-
-function applyTheme() {
-  const theme = localStorage.getItem('ralph.theme') || 'cyberpunk';
-  document.documentElement.dataset.theme = theme;
-  const meta = document.querySelector('meta[name="theme-color"]');
-  if (meta) meta.content = getComputedStyle(document.documentElement).getPropertyValue('--bg').trim() || '#0a0e27';
-}
-export function setTheme(theme) {
-  localStorage.setItem('ralph.theme', theme);
-  applyTheme();
 }
 
 async function boot() {

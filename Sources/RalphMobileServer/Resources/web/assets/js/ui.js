@@ -1,4 +1,8 @@
-// Small DOM helpers shared by every screen. Text always goes in as text (never parsed as HTML).
+// @ts-check
+// Small DOM helpers shared by every screen. Text always goes in as text (never parsed as HTML). Pure formatting
+// (times, numbers, money) is in ./format.js, which the reducers use too.
+
+import { hatClass } from './format.js';
 
 /// Creates an element: `h('button', {class: 'btn', onclick: fn, 'aria-label': 'Pause'}, 'Pause')`.
 /// Attributes starting with `on` become listeners; `dataset`/`style` take objects; `false`/`null` attributes are
@@ -114,17 +118,6 @@ export function confirmDialog({ title, message, confirm = 'Confirm', danger = fa
   });
 }
 
-export const id8 = (id) => String(id || '').slice(0, 8);
-
-/// Hat name → CSS class for its color (planner cyan, fixer pink, builder purple, reviewer green, architect gold).
-export function hatClass(hat) {
-  const name = String(hat || '').toLowerCase();
-  for (const known of ['planner', 'fixer', 'builder', 'reviewer', 'architect']) {
-    if (name.includes(known)) return 'hat-' + known;
-  }
-  return 'hat-other';
-}
-
 export function hatBadge(hat, color) {
   const element = h('span', { class: 'hat ' + hatClass(hat) }, hat || '—');
   if (color && /^#[0-9a-fA-F]{3,8}$/.test(color)) element.style.setProperty('--hat-color', color);
@@ -133,46 +126,6 @@ export function hatBadge(hat, color) {
 
 export function badge(text, kind = text) {
   return h('span', { class: 'badge ' + String(kind || '').toLowerCase() }, text);
-}
-
-export function parseTime(ts) {
-  if (!ts) return null;
-  const date = new Date(ts);
-  return Number.isNaN(date.getTime()) ? null : date;
-}
-
-/// "12s ago", "5m ago", "3h ago", "2d ago".
-export function relTime(ts, now = Date.now()) {
-  const date = parseTime(ts);
-  if (!date) return '—';
-  const secs = Math.max(0, Math.round((now - date.getTime()) / 1000));
-  if (secs < 60) return secs + 's ago';
-  if (secs < 3600) return Math.floor(secs / 60) + 'm ago';
-  if (secs < 86400) return Math.floor(secs / 3600) + 'h ago';
-  return Math.floor(secs / 86400) + 'd ago';
-}
-
-export function clockTime(ts) {
-  const date = parseTime(ts);
-  return date ? date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' }) : '—';
-}
-
-export function dateTime(ts) {
-  const date = parseTime(ts);
-  return date ? date.toLocaleString([], { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }) : '—';
-}
-
-export function duration(secs) {
-  if (secs === null || secs === undefined || Number.isNaN(Number(secs))) return '—';
-  const s = Math.round(Number(secs));
-  if (s < 60) return s + 's';
-  if (s < 3600) return Math.floor(s / 60) + 'm ' + (s % 60) + 's';
-  return Math.floor(s / 3600) + 'h ' + Math.floor((s % 3600) / 60) + 'm';
-}
-
-export function number(value) {
-  if (value === null || value === undefined) return '—';
-  return Number(value).toLocaleString();
 }
 
 /// An SVG sparkline of `values` (numbers), labelled for screen readers.

@@ -1,10 +1,13 @@
 // Approvals inbox (`#/approvals`): every tool call waiting for a person, across conversations, kept live by the
 // global stream. Tap one for the approval sheet; operators can allow or deny several at once.
 
-import { api, seg, globalEvents } from '../api.js';
-import { h, render, toast, showError, openSheet, badge, relTime, dateTime } from '../ui.js';
-import { openApprovalSheet, toolSummary, decisionWords } from '../approval-sheet.js';
-import { conversationTitle } from './chats.js';
+import { api, seg } from '../api.js';
+import { globalEvents } from '../stream.js';
+import { h, render, toast, showError, openSheet, badge } from '../ui.js';
+import { relTime, dateTime } from '../format.js';
+import { openApprovalSheet } from '../components/approval-sheet.js';
+import { toolSummary, decisionWords } from '../words/approval.js';
+import { conversationTitle } from '../words/conversation.js';
 
 const STATE_BADGE = { pending: 'awaiting_approval', allowed: 'complete', denied: 'denied', cancelled: 'stopped' };
 

@@ -6,11 +6,15 @@
 // The stream starts right after the page of messages it was read with (`last_event_id`) and resumes after the last
 // event seen (ids only grow), so a reconnect or a server restart shows nothing twice and loses nothing.
 
-import { api, seg, openStream, globalEvents } from '../api.js';
-import { h, render, toast, showError, confirmDialog, badge, clockTime, dateTime, duration, number, field, busy } from '../ui.js';
-import { openApprovalSheet, toolSummary, prettyJSON, normalizeApproval, decisionWords } from '../approval-sheet.js';
-import { statusBadge, conversationTitle, conversationMenu, renameSheet, retryText } from './chats.js';
-import { buildPermissionsPanel } from '../chat-permissions.js';
+import { api, seg } from '../api.js';
+import { openStream, globalEvents } from '../stream.js';
+import { h, render, toast, showError, confirmDialog, badge, field, busy } from '../ui.js';
+import { clockTime, dateTime, duration, number } from '../format.js';
+import { openApprovalSheet } from '../components/approval-sheet.js';
+import { toolSummary, prettyJSON, normalizeApproval, decisionWords } from '../words/approval.js';
+import { conversationTitle, retryText } from '../words/conversation.js';
+import { statusBadge, conversationMenu, renameSheet } from '../components/conversation-sheets.js';
+import { buildPermissionsPanel } from '../components/permissions-panel.js';
 
 const MAX_TEXT_BYTES = 100000;
 const OUTPUT_PREVIEW = 4000;

@@ -9,7 +9,8 @@
 // then navigates to #/new.
 
 import { api, encodePath, seg } from '../api.js';
-import { h, render, openSheet, copyText, hatBadge, hatClass, badge } from '../ui.js';
+import { h, render, openSheet, copyText, hatBadge, badge } from '../ui.js';
+import { hatClass } from '../format.js';
 
 const KINDS = [
   { kind: 'configs', label: 'Configs', url: '/api/configs', key: 'configs',

@@ -2,8 +2,10 @@
 // (`session.added` / `session.updated` / `session.removed`), with a refresh button, pull-to-refresh on touch, filter
 // chips and, for admins, a "New run" button.
 
-import { api, globalEvents } from '../api.js';
-import { h, render, hatBadge, id8, relTime, dateTime, showError } from '../ui.js';
+import { api } from '../api.js';
+import { globalEvents } from '../stream.js';
+import { h, render, hatBadge, showError } from '../ui.js';
+import { id8, relTime, dateTime } from '../format.js';
 
 const FILTERS = [
   { key: 'all', label: 'All', test: () => true },

@@ -1,8 +1,9 @@
 // Settings: the server, who you are (log out), the theme, API keys (admins), the host's load and a short about.
 
 import { api, seg } from '../api.js';
-import { h, render, toast, openSheet, confirmDialog, copyText, field, badge, dateTime, relTime, sparkline, busy } from '../ui.js';
-import { setTheme } from '../app.js';
+import { h, render, toast, openSheet, confirmDialog, copyText, field, badge, sparkline, busy } from '../ui.js';
+import { dateTime, relTime } from '../format.js';
+import { setTheme } from '../theme.js';
 
 const THEMES = [
   { name: 'cyberpunk', label: 'Cyberpunk', hint: 'Neon on deep navy (default)' },

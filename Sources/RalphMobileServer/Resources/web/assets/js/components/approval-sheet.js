@@ -1,79 +1,14 @@
+// @ts-check
 // The approval sheet, shared by the chat screen and the approvals inbox: what a tool call wants to do, and Allow /
 // Allow for session / Deny (with an optional message to the agent) for operators. Viewers see the same details
 // without any button.
 //
-// Also small helpers both screens use to describe a tool call in one line.
+// The words that describe a tool call in one line are in ../words/approval.js (the chat state uses them too).
 
-import { api, seg } from './api.js';
-import { h, openSheet, relTime, toast } from './ui.js';
-
-/// Pretty JSON for display (strings stay as they are).
-export function prettyJSON(value) {
-  if (value === undefined) return '';
-  if (typeof value === 'string') return value;
-  try {
-    return JSON.stringify(value, null, 2);
-  } catch {
-    return String(value);
-  }
-}
-
-function firstLine(text, max = 140) {
-  const line = String(text ?? '').split('\n').find((l) => l.trim()) || '';
-  const trimmed = line.trim();
-  return trimmed.length > max ? trimmed.slice(0, max - 1) + '…' : trimmed;
-}
-
-/// One line that says what a tool call does: the command of Bash, the file of Read/Write/Edit, the pattern of
-/// Grep/Glob, the URL of WebFetch …; otherwise the first short string of its input, or its JSON.
-export function toolSummary(name, input) {
-  const object = input && typeof input === 'object' && !Array.isArray(input) ? input : null;
-  if (!object) return firstLine(input === undefined || input === null ? '' : prettyJSON(input));
-  const keys = ['command', 'file_path', 'notebook_path', 'path', 'pattern', 'url', 'query', 'description', 'prompt'];
-  for (const key of keys) {
-    if (typeof object[key] === 'string' && object[key].trim()) {
-      let text = object[key];
-      if (key === 'pattern' && typeof object.path === 'string') text += '  in ' + object.path;
-      return firstLine(text);
-    }
-  }
-  for (const value of Object.values(object)) {
-    if (typeof value === 'string' && value.trim()) return firstLine(value);
-  }
-  const json = JSON.stringify(object);
-  return json.length > 140 ? json.slice(0, 139) + '…' : json;
-}
-
-const DECISION_WORDS = {
-  allow: 'allowed',
-  allow_session: 'allowed for the session',
-  deny: 'denied',
-  cancelled: 'cancelled (its turn ended)',
-};
-
-export function decisionWords(decision) {
-  return DECISION_WORDS[decision] || String(decision || 'answered');
-}
-
-/// Normalizes an approval from `GET /api/approvals` or a `permission_required` event to one shape.
-export function normalizeApproval(approval, conversationId) {
-  return {
-    ...approval,
-    id: approval.id || approval.approval_id,
-    conversation_id: approval.conversation_id || conversationId || null,
-    tool_name: approval.tool_name || approval.name || 'Tool',
-    input: approval.input,
-    session_rule: approval.session_rule || null,
-  };
-}
-
-/// What "allow for this session" grants, as a person reads it (`Bash(touch a.txt)`), or null when the approval does
-/// not say. The CLI's own `suggestions` are never this: the server does not apply them (they include switching to
-/// accept-edits mode and whole directories).
-export function sessionRuleText(approval) {
-  const rule = approval && approval.session_rule;
-  return rule && typeof rule.display === 'string' && rule.display.trim() ? rule.display : null;
-}
+import { api, seg } from '../api.js';
+import { h, openSheet, toast } from '../ui.js';
+import { relTime } from '../format.js';
+import { prettyJSON, toolSummary, decisionWords, normalizeApproval, sessionRuleText } from '../words/approval.js';
 
 /// Longer than this, the button says what the rule covers in words and the rule is read in full above it.
 const RULE_IN_BUTTON = 80;

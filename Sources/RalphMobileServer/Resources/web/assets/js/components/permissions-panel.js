@@ -1,3 +1,4 @@
+// @ts-check
 // The Permissions panel of a conversation: the permission mode the agent CLI reports it is in, its version, and the
 // session rules that "allow for this session" granted — each with who granted it and how often it has been used, and
 // Revoke for operators (a viewer sees the same list without the button).
@@ -5,9 +6,10 @@
 // The list follows the conversation's `permissions` events (a grant, a revocation, the agent switching modes); the
 // use counts follow `conversation.updated`, which carries the rules after every call a rule allowed.
 
-import { api, seg } from './api.js';
-import { h, render, relTime, dateTime, toast, showError } from './ui.js';
-import { permissionModeLabel } from './screens/chats.js';
+import { api, seg } from '../api.js';
+import { h, render, toast, showError } from '../ui.js';
+import { relTime, dateTime } from '../format.js';
+import { permissionModeLabel } from '../words/conversation.js';
 
 function uses(rule) {
   const n = rule.uses || 0;

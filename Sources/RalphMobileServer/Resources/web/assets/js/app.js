@@ -1,3 +1,4 @@
+// @ts-check
 // The dashboard's shell: who the user is (login when the server asks for a key), hash routing between screens, the
 // tab bar, the live-connection indicator and the pending-approvals badge.
 //
@@ -8,6 +9,7 @@ import { api, ApiError } from './api.js';
 import { globalEvents } from './stream.js';
 import { applyTheme } from './theme.js';
 import { h, render, showError, toast } from './ui.js';
+import { applyPendingFrame } from './state/approvals.js';
 
 const ROLES = { viewer: 1, operator: 2, admin: 3 };
 
@@ -188,14 +190,12 @@ function updateApprovalsBadge() {
 async function boot() {
   applyTheme();
   globalEvents.on('state', setConnection);
-  globalEvents.on('approval.pending', (approval) => {
-    if (approval && approval.id) app.pendingApprovals.set(approval.id, approval);
-    updateApprovalsBadge();
-  });
-  globalEvents.on('approval.resolved', (approval) => {
-    if (approval && approval.id) app.pendingApprovals.delete(approval.id);
-    updateApprovalsBadge();
-  });
+  for (const name of ['approval.pending', 'approval.resolved']) {
+    globalEvents.on(name, (approval) => {
+      app.pendingApprovals = applyPendingFrame(app.pendingApprovals, name, approval);
+      updateApprovalsBadge();
+    });
+  }
   window.addEventListener('hashchange', route);
   // The skip link's `#view` would be taken for a route: move the focus instead.
   document.querySelector('.skip-link').addEventListener('click', (event) => {

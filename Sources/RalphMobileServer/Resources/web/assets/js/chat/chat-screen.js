@@ -14,7 +14,7 @@ import { ChatHeaderView } from './header.js';
 import { TranscriptView } from './transcript-view.js';
 import { ApprovalFlow } from './approval-flow.js';
 import { buildComposer } from './composer.js';
-import { buildAutoReply } from './auto-reply.js';
+import { AutoReplyPanel } from './auto-reply.js';
 
 /** @typedef {import('../state/chat.js').ChatState} ChatState */
 /** @typedef {import('../state/chat.js').ChatAction} ChatAction */
@@ -54,7 +54,7 @@ export class ChatScreen {
     this.composer = this.operator ? buildComposer({ id, base: this.base, isRemoved: () => this.removed,
       onSent: (result, text, mode) => this.dispatch({ type: 'sent', turn_id: result.turn_id, text, mode,
         queued_position: result.queued_position, at: new Date().toISOString() }) }) : null;
-    this.autoReply = buildAutoReply({ base: this.base, operator: this.operator });
+    this.autoReply = new AutoReplyPanel({ base: this.base, operator: this.operator });
     this.permissionsPanel = buildPermissionsPanel({ base: this.base, conversation: state.conversation, operator: this.operator,
       me: app.whoami && app.whoami.key_id });
     this.layout();

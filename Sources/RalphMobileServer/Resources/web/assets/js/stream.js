@@ -2,6 +2,8 @@
 // The server's SSE streams: `openStream` (one stream with resume, dedupe, reset and end) and `globalEvents`, the
 // server-wide stream every screen shares. What the frames mean for a screen's state is in ./state/*.js.
 
+import { lineOf } from './state/event-log.js';
+
 /// Opens an SSE stream with EventSource.
 ///
 /// - `events`: `{name: (data, id) => …}`; `data` is parsed JSON (or the raw text when it is not JSON).
@@ -18,115 +20,138 @@
 ///   previous frame's id for them, so they are delivered without the id check and do not move the resume point.
 /// - `onState(state, info)`: `connecting`, `live`, `reconnecting`, `ended`, `closed`; `info` has `attempts`
 ///   (reconnects so far), `received` (events delivered) and `lastId`.
-export function openStream(url, { events = {}, onState = () => {}, onEnd = () => {}, onReset = () => {}, dedupe = true, untracked = [] } = {}) {
-  let source = null;
-  let lastId = null;
-  let lastRawId = null;
-  let attempts = 0;
-  let received = 0;
-  let closed = false;
-  let state = 'connecting';
-  let timer = null;
-  let backoff = 1000;
+/**
+ * @typedef {object} StreamOptions
+ * @property {Record<string, (data: any, id: string) => void>} [events]
+ * @property {(state: string, info: {attempts: number, received: number, lastId: number | string | null}) => void} [onState]
+ * @property {(data: any) => void} [onEnd]
+ * @property {(data: any) => void} [onReset]
+ * @property {boolean} [dedupe]
+ * @property {string[]} [untracked]
+ */
 
-  const info = () => ({ attempts, received, lastId });
-  const setState = (next) => {
-    state = next;
-    onState(next, info());
-  };
+/** @param {string} url @param {StreamOptions} [options] */
+export function openStream(url, options = {}) {
+  return new EventStream(url, options);
+}
 
-  function urlWithResume() {
-    if (lastId === null || !dedupe || typeof lastId !== 'number') return url;
-    const u = new URL(url, location.href);
+/// A frame's data: parsed JSON, or the text when it is not JSON.
+/** @param {string} text */
+function parsed(text) {
+  try { return JSON.parse(text); } catch { return text; }
+}
+
+/// One SSE stream (see openStream). Its `state`, `lastId`, `attempts` and `received` are read by the screens.
+export class EventStream {
+  /** @param {string} url @param {StreamOptions} options */
+  constructor(url, { events = {}, onState = () => {}, onEnd = () => {}, onReset = () => {}, dedupe = true, untracked = [] }) {
+    this.url = url;
+    this.events = events;
+    this.onState = onState;
+    this.onEnd = onEnd;
+    this.onReset = onReset;
+    this.dedupe = dedupe;
+    this.untracked = untracked;
+    /** @type {EventSource | null} */
+    this.source = null;
+    /** @type {number | string | null} */
+    this.lastId = null;
+    /** @type {string | null} */
+    this.lastRawId = null;
+    this.attempts = 0;
+    this.received = 0;
+    this.closed = false;
+    this.state = 'connecting';
+    /** @type {any} */
+    this.timer = null;
+    this.backoff = 1000;
+    this.setState('connecting');
+    this.connect();
+  }
+
+  /** @param {string} next */
+  setState(next) {
+    this.state = next;
+    this.onState(next, { attempts: this.attempts, received: this.received, lastId: this.lastId });
+  }
+
+  urlWithResume() {
+    if (this.lastId === null || !this.dedupe || typeof this.lastId !== 'number') return this.url;
+    const u = new URL(this.url, location.href);
     u.searchParams.delete('history');
-    u.searchParams.set('after', lastRawId || String(lastId));
+    u.searchParams.set('after', this.lastRawId || String(this.lastId));
     return u.pathname + u.search;
   }
 
-  /// The order of an id: the number it starts with (`17` of `17:3fa2c901`), else NaN.
-  const order = (id) => (/^\d+(:[0-9a-f]{8})?$/.test(id) ? parseInt(id, 10) : NaN);
-
-  function deliver(name, event) {
+  /** @param {string} name @param {Event} event */
+  deliver(name, event) {
     // A stream may name its own events `error` (a conversation's failed turn); EventSource also fires `error` for a
     // lost connection, which is not data.
     if (!(event instanceof MessageEvent)) return;
-    const id = untracked.includes(name) ? '' : event.lastEventId;
+    const id = this.untracked.includes(name) ? '' : event.lastEventId;
     if (id !== undefined && id !== '') {
-      const numeric = order(id);
-      if (dedupe && Number.isFinite(numeric) && lastId !== null && numeric <= lastId) return;
-      lastId = Number.isFinite(numeric) ? numeric : id;
-      lastRawId = id;
+      const numeric = lineOf(id);
+      if (this.dedupe && Number.isFinite(numeric) && this.lastId !== null && numeric <= /** @type {number} */ (this.lastId)) return;
+      this.lastId = Number.isFinite(numeric) ? numeric : id;
+      this.lastRawId = id;
     }
-    let data = event.data;
-    try { data = JSON.parse(event.data); } catch { /* keep the text */ }
-    received += 1;
-    const handler = events[name];
-    if (handler) handler(data, id);
+    this.received += 1;
+    const handler = this.events[name];
+    if (handler) handler(parsed(event.data), id);
   }
 
-  function connect() {
-    if (closed) return;
-    source = new EventSource(urlWithResume(), { withCredentials: true });
+  connect() {
+    if (this.closed) return;
+    const source = new EventSource(this.urlWithResume(), { withCredentials: true });
+    this.source = source;
     source.onopen = () => {
-      backoff = 1000;
-      setState('live');
+      this.backoff = 1000;
+      this.setState('live');
     };
     source.onerror = (event) => {
-      if (closed || event instanceof MessageEvent) return;
-      attempts += 1;
+      if (this.closed || event instanceof MessageEvent) return;
+      this.attempts += 1;
       if (source.readyState === EventSource.CLOSED) {
         // EventSource gave up for good (e.g. a 404 or 503 during a restart): try again ourselves, later.
         source.close();
-        setState('reconnecting');
-        timer = setTimeout(connect, backoff + Math.random() * 250);
-        backoff = Math.min(backoff * 2, 30000);
+        this.setState('reconnecting');
+        this.timer = setTimeout(() => this.connect(), this.backoff + Math.random() * 250);
+        this.backoff = Math.min(this.backoff * 2, 30000);
       } else {
-        setState('reconnecting');
+        this.setState('reconnecting');
       }
     };
-    for (const name of Object.keys(events)) {
-      source.addEventListener(name, (event) => deliver(name, event));
-    }
+    for (const name of Object.keys(this.events)) source.addEventListener(name, (event) => this.deliver(name, event));
     source.addEventListener('reset', (event) => {
-      let data = event.data;
-      try { data = JSON.parse(event.data); } catch { /* text */ }
       // The ids of the new file start again from 1.
-      lastId = null;
-      lastRawId = null;
-      onReset(data);
+      this.lastId = null;
+      this.lastRawId = null;
+      this.onReset(parsed(event.data));
     });
     source.addEventListener('end', (event) => {
-      let data = event.data;
-      try { data = JSON.parse(event.data); } catch { /* text */ }
-      closed = true;
+      this.closed = true;
       source.close();
-      setState('ended');
-      onEnd(data);
+      this.setState('ended');
+      this.onEnd(parsed(event.data));
     });
   }
 
-  setState('connecting');
-  connect();
-  return {
-    close() {
-      if (closed && state === 'ended') return;
-      closed = true;
-      clearTimeout(timer);
-      if (source) source.close();
-      setState('closed');
-    },
-    get state() { return state; },
-    get lastId() { return lastId; },
-    get attempts() { return attempts; },
-    get received() { return received; },
-  };
+  close() {
+    if (this.closed && this.state === 'ended') return;
+    this.closed = true;
+    clearTimeout(this.timer);
+    if (this.source) this.source.close();
+    this.setState('closed');
+  }
 }
 
 /// The server-wide stream `GET /api/events`, shared by every screen: sessions, conversations and approvals notices.
 /// Screens subscribe with `globalEvents.on(name, fn)` (returns an unsubscribe function).
 class GlobalEvents {
   constructor() {
+    /** @type {Map<string, Set<(data: any, id?: string) => void>>} */
     this.listeners = new Map();
+    /** @type {EventStream | null} */
     this.stream = null;
     this.state = 'idle';
   }
@@ -156,12 +181,14 @@ class GlobalEvents {
     this.stream = null;
   }
 
+  /** @param {string} name @param {(data: any, id?: string) => void} fn @returns {() => void} unsubscribes */
   on(name, fn) {
     if (!this.listeners.has(name)) this.listeners.set(name, new Set());
     this.listeners.get(name).add(fn);
     return () => this.listeners.get(name).delete(fn);
   }
 
+  /** @param {string} name @param {any} data @param {string} [id] */
   emit(name, data, id) {
     for (const fn of this.listeners.get(name) || []) {
       try { fn(data, id); } catch (error) { console.error(error); }

@@ -8,12 +8,12 @@ import { openStream, globalEvents } from '../stream.js';
 import { h, render, showError } from '../ui.js';
 import { normalizeApproval } from '../words/approval.js';
 import { conversationTitle } from '../words/conversation.js';
-import { buildPermissionsPanel } from '../components/permissions-panel.js';
+import { PermissionsPanel } from '../components/permissions-panel.js';
 import { reduceChat, idsToReconcile, announcementFor, isRuleAllowance, isRunning } from '../state/chat.js';
 import { ChatHeaderView } from './header.js';
 import { TranscriptView } from './transcript-view.js';
 import { ApprovalFlow } from './approval-flow.js';
-import { buildComposer } from './composer.js';
+import { Composer } from './composer.js';
 import { AutoReplyPanel } from './auto-reply.js';
 
 /** @typedef {import('../state/chat.js').ChatState} ChatState */
@@ -51,11 +51,11 @@ export class ChatScreen {
     this.approvals = new ApprovalFlow({ app, operator: this.operator, getState: () => this.state, isRemoved: () => this.removed,
       onClosed: (approvalId) => this.dispatch({ type: 'approval_closed', id: approvalId }) });
     this.transcript = new TranscriptView({ operator: this.operator, onReview: (approval) => this.approvals.show(approval, true) });
-    this.composer = this.operator ? buildComposer({ id, base: this.base, isRemoved: () => this.removed,
+    this.composer = this.operator ? new Composer({ id, base: this.base, isRemoved: () => this.removed,
       onSent: (result, text, mode) => this.dispatch({ type: 'sent', turn_id: result.turn_id, text, mode,
         queued_position: result.queued_position, at: new Date().toISOString() }) }) : null;
     this.autoReply = new AutoReplyPanel({ base: this.base, operator: this.operator });
-    this.permissionsPanel = buildPermissionsPanel({ base: this.base, conversation: state.conversation, operator: this.operator,
+    this.permissionsPanel = new PermissionsPanel({ base: this.base, conversation: state.conversation, operator: this.operator,
       me: app.whoami && app.whoami.key_id });
     this.layout();
   }

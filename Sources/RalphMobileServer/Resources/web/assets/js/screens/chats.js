@@ -6,7 +6,8 @@ import { api } from '../api.js';
 import { globalEvents } from '../stream.js';
 import { h, render, showError } from '../ui.js';
 import { relTime } from '../format.js';
-import { newConversationSheet, conversationMenu } from '../components/conversation-sheets.js';
+import { conversationMenu } from '../components/conversation-sheets.js';
+import { newConversationSheet } from '../components/new-conversation-sheet.js';
 import { ConversationRowView } from '../components/conversation-row.js';
 import { initialConversations, reduceConversations, orderedConversations } from '../state/conversations.js';
 

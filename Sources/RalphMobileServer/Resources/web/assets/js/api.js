@@ -5,7 +5,9 @@
 // the page. Errors come back as ApiError with the contract's prefix (`session_not_found`, `forbidden`, …) and the
 // server's own sentence, which screens show as is.
 
+/// An answer that is not 2xx (or no answer): `status` (0 when unreachable), `code` (the contract's prefix).
 export class ApiError extends Error {
+  /** @param {number} status @param {string} message */
   constructor(status, message) {
     super(message);
     this.status = status;
@@ -14,6 +16,7 @@ export class ApiError extends Error {
   }
 }
 
+/** @param {string} method @param {string} path @param {unknown} [body] @returns {Promise<any>} */
 async function request(method, path, body) {
   const init = { method, credentials: 'same-origin', headers: { Accept: 'application/json' } };
   if (body !== undefined) {
@@ -40,13 +43,18 @@ async function request(method, path, body) {
 }
 
 export const api = {
+  /** @param {string} path */
   get: (path) => request('GET', path),
+  /** @param {string} path @param {unknown} [body] */
   post: (path, body) => request('POST', path, body),
+  /** @param {string} path @param {unknown} [body] */
   put: (path, body) => request('PUT', path, body),
+  /** @param {string} path @param {unknown} [body] */
   patch: (path, body) => request('PATCH', path, body),
+  /** @param {string} path */
   del: (path) => request('DELETE', path),
 };
 
 /// Encodes one path segment (ids, library paths keep their slashes through `encodePath`).
-export const seg = (value) => encodeURIComponent(String(value));
-export const encodePath = (value) => String(value).split('/').map(encodeURIComponent).join('/');
+export const seg = (/** @type {unknown} */ value) => encodeURIComponent(String(value));
+export const encodePath = (/** @type {unknown} */ value) => String(value).split('/').map(encodeURIComponent).join('/');

@@ -11,6 +11,7 @@ import { applyTheme } from './theme.js';
 import { h, render, showError, toast } from './ui.js';
 import { applyPendingFrame } from './state/approvals.js';
 
+/** @type {Record<string, number>} */
 const ROLES = { viewer: 1, operator: 2, admin: 3 };
 
 const routes = [
@@ -24,28 +25,38 @@ const routes = [
   { pattern: /^\/settings\/?$/, screen: 'settings', tab: 'settings', title: 'Settings' },
 ];
 
-const view = document.getElementById('view');
-const title = document.getElementById('screen-title');
-const backButton = document.getElementById('back-btn');
-const tabbar = document.getElementById('tabbar');
-const conn = document.getElementById('conn');
-const approvalsBadge = document.getElementById('approvals-badge');
+/** @param {string} id @returns {HTMLElement} an element index.html has */
+const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const view = byId('view');
+const title = byId('screen-title');
+const backButton = byId('back-btn');
+const tabbar = byId('tabbar');
+const conn = byId('conn');
+const approvalsBadge = byId('approvals-badge');
 
+/// The shell every screen gets: who is logged in, the server's health, the pending approvals, title and navigation.
 export const app = {
+  /** @type {any} `GET /api/whoami` */
   whoami: null,
+  /** @type {any} `GET /api/health` */
   health: null,
+  /** @type {Map<string, import('./words/approval.js').Approval>} */
   pendingApprovals: new Map(),
   get role() { return this.whoami ? this.whoami.role : 'viewer'; },
   /// True when the user's role includes `role` (admin ⊃ operator ⊃ viewer).
+  /** @param {string} role */
   can(role) { return (ROLES[this.role] || 0) >= (ROLES[role] || 99); },
+  /** @param {string} text */
   setTitle(text) {
     title.textContent = text;
     document.title = text + ' · Ralph Mobile';
   },
+  /** @param {string | null} hash */
   setBack(hash) {
     backButton.hidden = !hash;
     backButton.dataset.target = hash || '';
   },
+  /** @param {string} hash */
   navigate(hash) {
     if (location.hash === hash) route();
     else location.hash = hash;
@@ -62,9 +73,11 @@ export const app = {
   },
 };
 
+/** @type {(() => void) | null} what the screen shown needs done when it is left */
 let cleanup = null;
 let routing = 0;
 
+/// Shows the screen the hash names (the previous one cleaned up first); a newer route wins over a slower one.
 async function route() {
   const token = ++routing;
   if (!app.whoami) return;
@@ -111,6 +124,7 @@ async function route() {
 }
 
 /// The login form; `message` is an error about the last attempt or the login that ended, or (`kind` info) a notice.
+/** @param {string} [message] @param {'error' | 'info'} [kind] */
 function showLogin(message, kind = 'error') {
   if (cleanup) {
     try { cleanup(); } catch { /* leaving anyway */ }
@@ -173,6 +187,7 @@ async function enter() {
   await route();
 }
 
+/** @param {{state: string, attempts?: number}} info */
 function setConnection({ state, attempts }) {
   conn.dataset.state = state;
   const text = { live: 'live', connecting: 'connecting', reconnecting: 'reconnecting', ended: 'ended', closed: 'offline' }[state] || state;

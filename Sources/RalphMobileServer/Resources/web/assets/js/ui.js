@@ -7,6 +7,7 @@ import { hatClass } from './format.js';
 /// Creates an element: `h('button', {class: 'btn', onclick: fn, 'aria-label': 'Pause'}, 'Pause')`.
 /// Attributes starting with `on` become listeners; `dataset`/`style` take objects; `false`/`null` attributes are
 /// left out; children may be strings, numbers, nodes, arrays or null.
+/** @param {string} tag @param {Record<string, any> | null} [attributes] @param {...any} children @returns {HTMLElement} */
 export function h(tag, attributes = {}, ...children) {
   const element = document.createElementNS(
     tag === 'svg' || tag === 'path' || tag === 'polyline' || tag === 'circle' || tag === 'line' ? 'http://www.w3.org/2000/svg' : 'http://www.w3.org/1999/xhtml',
@@ -33,6 +34,7 @@ export function h(tag, attributes = {}, ...children) {
   return element;
 }
 
+/** @param {Element} parent @param {any[]} children */
 function append(parent, children) {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
@@ -42,12 +44,14 @@ function append(parent, children) {
 }
 
 /// Replaces the children of `element`.
+/** @param {Element} element @param {...any} children */
 export function render(element, ...children) {
   element.replaceChildren();
   append(element, children);
   return element;
 }
 
+/** @param {string} message @param {'info' | 'error'} [kind] @param {number} [ms] */
 export function toast(message, kind = 'info', ms = 4000) {
   const box = document.getElementById('toasts');
   const node = h('div', { class: 'toast ' + kind, role: kind === 'error' ? 'alert' : 'status' }, message);
@@ -57,6 +61,7 @@ export function toast(message, kind = 'info', ms = 4000) {
 }
 
 /// Shows an error from the API (or anything thrown) as a toast; returns the message.
+/** @param {unknown} error @param {string} [prefix] */
 export function showError(error, prefix = '') {
   const message = (prefix ? prefix + ': ' : '') + (error && error.message ? error.message : String(error));
   toast(message, 'error', 7000);
@@ -65,6 +70,10 @@ export function showError(error, prefix = '') {
 
 /// A modal bottom sheet. `build(close)` returns its body. Focus moves into the sheet, is kept inside it, and returns
 /// to where it was on close; Escape and the backdrop close it. Returns `{close, element}`.
+/**
+ * @param {{title: string, label?: string, build: (close: (result?: any) => void) => Node, onClose?: (result: any) => void}} options
+ * @returns {{close: (result?: any) => void, element: HTMLElement}}
+ */
 export function openSheet({ title, label, build, onClose = () => {} }) {
   const previous = document.activeElement;
   const titleId = 'sheet-title-' + Math.random().toString(36).slice(2, 8);
@@ -104,6 +113,7 @@ export function openSheet({ title, label, build, onClose = () => {} }) {
 }
 
 /// Asks to confirm; resolves true or false. `danger` makes the confirm button red.
+/** @param {{title: string, message: string, confirm?: string, danger?: boolean}} options @returns {Promise<boolean>} */
 export function confirmDialog({ title, message, confirm = 'Confirm', danger = false }) {
   return new Promise((resolve) => {
     openSheet({
@@ -118,17 +128,20 @@ export function confirmDialog({ title, message, confirm = 'Confirm', danger = fa
   });
 }
 
+/** @param {string | null | undefined} hat @param {string} [color] a #rgb color from the workspace config */
 export function hatBadge(hat, color) {
   const element = h('span', { class: 'hat ' + hatClass(hat) }, hat || '—');
   if (color && /^#[0-9a-fA-F]{3,8}$/.test(color)) element.style.setProperty('--hat-color', color);
   return element;
 }
 
+/** @param {string} text @param {string | null | undefined} [kind] the CSS class (the text itself by default) */
 export function badge(text, kind = text) {
   return h('span', { class: 'badge ' + String(kind || '').toLowerCase() }, text);
 }
 
 /// An SVG sparkline of `values` (numbers), labelled for screen readers.
+/** @param {unknown[]} values @param {string} label */
 export function sparkline(values, label) {
   const points = values.map(Number).filter((v) => Number.isFinite(v));
   const svg = h('svg', { class: 'sparkline', viewBox: '0 0 100 30', preserveAspectRatio: 'none', role: 'img', 'aria-label': label });
@@ -142,6 +155,7 @@ export function sparkline(values, label) {
   return svg;
 }
 
+/** @param {string} text @param {string} [what] */
 export async function copyText(text, what = 'Copied') {
   try {
     await navigator.clipboard.writeText(text);
@@ -159,6 +173,7 @@ export async function copyText(text, what = 'Copied') {
 }
 
 /// Offers `text` as a file download.
+/** @param {string} filename @param {string} text @param {string} [type] */
 export function download(filename, text, type = 'application/json') {
   const url = URL.createObjectURL(new Blob([text], { type }));
   const link = h('a', { href: url, download: filename });
@@ -169,6 +184,7 @@ export function download(filename, text, type = 'application/json') {
 }
 
 /// A labelled form field; `control` is an input/select/textarea (its id is set when missing).
+/** @param {string} labelText @param {HTMLElement} control @param {string} [hint] @returns {any} the field, with setError(message) */
 export function field(labelText, control, hint) {
   if (!control.id) control.id = 'f-' + Math.random().toString(36).slice(2, 9);
   const error = h('div', { class: 'field-error', role: 'alert', hidden: true, id: control.id + '-error' });
@@ -184,6 +200,11 @@ export function field(labelText, control, hint) {
 }
 
 /// Runs `action` with `button` disabled and showing `busyText`; errors become toasts. Returns the action's result.
+/**
+ * @template T
+ * @param {HTMLButtonElement} button @param {string} busyText @param {() => Promise<T>} action
+ * @returns {Promise<T | undefined>}
+ */
 export async function busy(button, busyText, action) {
   const original = button.textContent;
   button.disabled = true;

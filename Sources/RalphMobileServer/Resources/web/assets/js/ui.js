@@ -2,7 +2,7 @@
 // Small DOM helpers shared by every screen. Text always goes in as text (never parsed as HTML). Pure formatting
 // (times, numbers, money) is in ./format.js, which the reducers use too.
 
-import { hatClass } from './format.js';
+import { hatClass, dateTime, relTime } from './format.js';
 
 /// Creates an element: `h('button', {class: 'btn', onclick: fn, 'aria-label': 'Pause'}, 'Pause')`.
 /// Attributes starting with `on` become listeners; `dataset`/`style` take objects; `false`/`null` attributes are
@@ -218,4 +218,49 @@ export async function busy(button, busyText, action) {
     button.disabled = false;
     button.textContent = original;
   }
+}
+
+/// A disclosure whose open state is remembered in localStorage under `storeKey`: `toggle` opens and closes `body`,
+/// `panel` gets the class `open`. (Not <details>: its closed content still counts as "displayed" for WebDriver and
+/// checkers.)
+/** @param {HTMLElement} panel @param {HTMLElement} toggle @param {HTMLElement} body @param {string} storeKey */
+export function rememberedDisclosure(panel, toggle, body, storeKey) {
+  const setOpen = (/** @type {boolean} */ open) => {
+    body.hidden = !open;
+    toggle.setAttribute('aria-expanded', open ? 'true' : 'false');
+    panel.classList.toggle('open', open);
+  };
+  setOpen(localStorage.getItem(storeKey) === '1');
+  toggle.addEventListener('click', () => {
+    const open = body.hidden;
+    setOpen(open);
+    localStorage.setItem(storeKey, open ? '1' : '0');
+  });
+}
+
+/// Makes `wanted` the children of `list`, in order, moving only what is out of place (a focused element keeps its
+/// focus) and removing the rest.
+/** @param {HTMLElement} list @param {HTMLElement[]} wanted */
+export function arrange(list, wanted) {
+  const keep = new Set(wanted);
+  for (const child of [...list.children]) if (!keep.has(/** @type {HTMLElement} */ (child))) child.remove();
+  wanted.forEach((element, index) => {
+    if (list.children[index] !== element) list.insertBefore(element, list.children[index] || null);
+  });
+}
+
+/// Sets a `<time>` to `ts`, shown relative ("5m ago", refreshed by whoever redraws `time[data-rel]`), the full date
+/// in its title.
+/** @param {HTMLElement} el @param {string | undefined} ts */
+export function setRelativeTime(el, ts) {
+  el.dataset.rel = ts || '';
+  el.setAttribute('datetime', ts || '');
+  el.title = dateTime(ts);
+  el.textContent = relTime(ts);
+}
+
+/// Redraws every relative time (`time[data-rel]`) under `root`.
+/** @param {Element} root */
+export function refreshRelativeTimes(root) {
+  for (const el of root.querySelectorAll('time[data-rel]')) el.textContent = relTime(/** @type {HTMLElement} */ (el).dataset.rel);
 }

@@ -5,7 +5,7 @@
 // `auto_reply` events.
 
 import { api } from '../api.js';
-import { h, render, toast, confirmDialog, badge, busy } from '../ui.js';
+import { h, render, toast, confirmDialog, badge, busy, rememberedDisclosure } from '../ui.js';
 import { duration } from '../format.js';
 import { MODES, REASONS, elapsedSecs, progressSummary } from '../words/auto-reply.js';
 import { AutoReplyForm } from './auto-reply-form.js';
@@ -58,24 +58,13 @@ export class AutoReplyPanel {
   }
 
   buildPanel() {
-    // A disclosure (not <details>: its closed content still counts as "displayed" for WebDriver and checkers).
     const bodyId = 'auto-reply-body';
     const toggle = h('button', { type: 'button', class: 'ar-toggle', 'aria-expanded': 'false', 'aria-controls': bodyId, 'data-test': 'auto-reply-toggle' },
       h('span', { class: 'ar-title' }, 'Auto-reply'), this.stateBadge, this.summaryText, h('span', { class: 'ar-chevron', 'aria-hidden': 'true' }));
     const body = h('div', { class: 'ar-body', id: bodyId, hidden: true }, this.progressBox,
       this.operator ? this.controls : null, this.form ? this.form.element : this.readOnly);
     const panel = h('section', { class: 'card auto-reply', 'data-test': 'auto-reply', 'aria-label': 'Auto-reply' }, toggle, body);
-    const setOpen = (/** @type {boolean} */ open) => {
-      body.hidden = !open;
-      toggle.setAttribute('aria-expanded', open ? 'true' : 'false');
-      panel.classList.toggle('open', open);
-    };
-    setOpen(localStorage.getItem(OPEN_STORE) === '1');
-    toggle.addEventListener('click', () => {
-      const open = body.hidden;
-      setOpen(open);
-      localStorage.setItem(OPEN_STORE, open ? '1' : '0');
-    });
+    rememberedDisclosure(panel, toggle, body, OPEN_STORE);
     return panel;
   }
 

@@ -4,7 +4,7 @@
 // Revoke for operators (a viewer sees the same list without the button). Drawn from ../state/permissions.js.
 
 import { api, seg } from '../api.js';
-import { h, render, toast, showError } from '../ui.js';
+import { h, render, toast, showError, rememberedDisclosure } from '../ui.js';
 import { relTime, dateTime } from '../format.js';
 import { permissionModeLabel } from '../words/conversation.js';
 import { initialPermissions, reducePermissions, permissionMode, addedRules, usesText } from '../state/permissions.js';
@@ -39,17 +39,7 @@ export class PermissionsPanel {
     const body = h('div', { class: 'panel-body', id: bodyId, hidden: true },
       this.facts, h('h3', { class: 'perm-heading' }, 'Allowed for this session'), this.list, this.empty, this.announcer);
     const element = h('section', { class: 'card panel perm-panel', 'data-test': 'permissions', 'aria-label': 'Permissions' }, toggle, body);
-    const setOpen = (/** @type {boolean} */ open) => {
-      body.hidden = !open;
-      toggle.setAttribute('aria-expanded', open ? 'true' : 'false');
-      element.classList.toggle('open', open);
-    };
-    setOpen(localStorage.getItem(OPEN_STORE) === '1');
-    toggle.addEventListener('click', () => {
-      const open = body.hidden;
-      setOpen(open);
-      localStorage.setItem(OPEN_STORE, open ? '1' : '0');
-    });
+    rememberedDisclosure(element, toggle, body, OPEN_STORE);
     return element;
   }
 

@@ -2,18 +2,10 @@
 // One row of the sessions list, kept per run id and updated in place (never rebuilt), so focus and element references
 // survive live updates.
 
-import { h, render, hatBadge } from '../ui.js';
-import { id8, relTime, dateTime } from '../format.js';
+import { h, render, hatBadge, setRelativeTime } from '../ui.js';
+import { id8 } from '../format.js';
 
 /** @typedef {import('../state/session.js').SessionSummary} SessionSummary */
-
-/** @param {HTMLElement} el @param {string | undefined} ts */
-function setTime(el, ts) {
-  el.dataset.rel = ts || '';
-  el.setAttribute('datetime', ts || '');
-  el.title = dateTime(ts);
-  el.textContent = relTime(ts);
-}
 
 export class SessionRow {
   /** @param {string} id */
@@ -57,8 +49,8 @@ export class SessionRow {
     this.task.title = task;
     this.iteration.textContent = (s.iteration ?? 0) + (s.total ? '/' + s.total : '');
     render(this.hat, s.hat ? hatBadge(s.hat) : h('span', { class: 'muted', title: 'No hat yet' }, '\u2014'));
-    setTime(this.started, s.started_at);
-    setTime(this.last, s.last_event_at);
+    setRelativeTime(this.started, s.started_at);
+    setRelativeTime(this.last, s.last_event_at);
     this.ws.textContent = s.workspace === '.' || !s.workspace ? 'workspace root' : s.workspace;
     this.ws.title = s.path || '';
   }

@@ -5,7 +5,7 @@
 
 import { api, seg } from '../api.js';
 import { globalEvents } from '../stream.js';
-import { h, render, showError } from '../ui.js';
+import { h, render, showError, arrange } from '../ui.js';
 import { relTime } from '../format.js';
 import { openApprovalSheet } from '../components/approval-sheet.js';
 import { ApprovalRow } from '../components/approval-row.js';
@@ -148,11 +148,7 @@ class ApprovalsScreen {
 
   draw() {
     const items = visibleApprovals(this.state);
-    const wanted = items.map((a) => this.drawRow(a).li);
-    for (const li of [...this.list.children]) if (!wanted.includes(/** @type {HTMLElement} */ (li))) li.remove();
-    wanted.forEach((li, index) => {
-      if (this.list.children[index] !== li) this.list.insertBefore(li, this.list.children[index] || null);
-    });
+    arrange(this.list, items.map((a) => this.drawRow(a).li));
     for (const id of [...this.selected]) if (this.state.approvals.get(id)?.state !== 'pending') this.selected.delete(id);
     const waiting = pendingCount(this.state);
     this.counter.textContent = waiting ? waiting + ' waiting' : '';

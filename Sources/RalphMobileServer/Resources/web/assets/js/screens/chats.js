@@ -4,7 +4,7 @@
 
 import { api } from '../api.js';
 import { globalEvents } from '../stream.js';
-import { h, render, showError } from '../ui.js';
+import { h, render, showError, arrange } from '../ui.js';
 import { relTime } from '../format.js';
 import { conversationMenu } from '../components/conversation-sheets.js';
 import { newConversationSheet } from '../components/new-conversation-sheet.js';
@@ -109,13 +109,9 @@ class ChatsScreen {
 
   draw() {
     const ordered = orderedConversations(this.state);
-    const wanted = ordered.map((c) => this.rowOf(c).li);
-    // Move only what is out of place, so a focused menu button keeps its focus.
-    for (const li of [...this.list.children]) if (!wanted.includes(/** @type {HTMLElement} */ (li))) li.remove();
+    // Only what is out of place moves, so a focused menu button keeps its focus.
+    arrange(this.list, ordered.map((c) => this.rowOf(c).li));
     for (const id of [...this.rows.keys()]) if (!this.state.items.has(id)) this.rows.delete(id);
-    wanted.forEach((li, index) => {
-      if (this.list.children[index] !== li) this.list.insertBefore(li, this.list.children[index] || null);
-    });
     const total = ordered.length;
     this.empty.hidden = total > 0;
     if (!total) {

@@ -5,8 +5,7 @@
 
 import { api } from '../api.js';
 import { globalEvents } from '../stream.js';
-import { h, render, showError } from '../ui.js';
-import { relTime } from '../format.js';
+import { h, render, showError, refreshRelativeTimes } from '../ui.js';
 import { initialSessionsState, reduceSessions, sessionsView, FILTERS } from '../state/sessions.js';
 import { SessionRow } from '../components/session-row.js';
 import { pullToRefresh } from '../components/pull-to-refresh.js';
@@ -59,9 +58,7 @@ class SessionsScreen {
       }),
       pullToRefresh(this.root, this.pullNote, () => this.refresh()),
     ];
-    this.tick = setInterval(() => {
-      for (const el of this.root.querySelectorAll('time[data-rel]')) el.textContent = relTime(/** @type {HTMLElement} */ (el).dataset.rel);
-    }, TICK_MS);
+    this.tick = setInterval(() => refreshRelativeTimes(this.root), TICK_MS);
     // Polling only while the global stream is down.
     this.poll = setInterval(() => {
       if (globalEvents.state !== 'live' && !this.fetching && document.visibilityState !== 'hidden') this.refresh({ quiet: true });

@@ -8,10 +8,10 @@
 
 import { api, seg } from '../api.js';
 import { openStream, globalEvents } from '../stream.js';
-import { h, render, toast, download } from '../ui.js';
+import { h, render, toast, download, refreshRelativeTimes } from '../ui.js';
 import { id8 } from '../format.js';
 import { initialSessionState, reduceSession, needsDetailRefresh } from '../state/session.js';
-import { HeaderView, refreshTimes, elapsedText, screenTitle } from './header.js';
+import { HeaderView, elapsedText, screenTitle } from './header.js';
 import { QuestionView } from './question.js';
 import { ControlsView } from './controls.js';
 import { EventStreamView } from './event-stream.js';
@@ -122,7 +122,7 @@ export class DetailScreen {
     const now = Date.now();
     if (!this.lastTimesTick || now - this.lastTimesTick > 4000) {
       this.lastTimesTick = now;
-      refreshTimes(/** @type {HTMLElement} */ (this.root));
+      refreshRelativeTimes(/** @type {HTMLElement} */ (this.root));
       this.question.tick(this.state);
     }
   }

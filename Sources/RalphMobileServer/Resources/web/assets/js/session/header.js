@@ -2,28 +2,11 @@
 // The session screen's status header (mode, status, task, id, iteration, hat, elapsed, times, workspace), built once
 // and updated in place from the state: the badges and buttons keep their identity (focus, test references).
 
-import { h, render, hatBadge, copyText } from '../ui.js';
-import { id8, relTime, dateTime, duration, number, oneLine } from '../format.js';
+import { h, render, hatBadge, copyText, setRelativeTime } from '../ui.js';
+import { id8, dateTime, duration, number, oneLine } from '../format.js';
 import { modeOf, isActiveMode, hatColor } from '../state/session.js';
 
 /** @typedef {import('../state/session.js').SessionState} SessionState */
-
-/// Sets a `<time>` to `ts`, shown relative ("5m ago") and kept fresh by `refreshTimes`.
-/** @param {HTMLElement} el @param {string | undefined} ts */
-export function setTime(el, ts) {
-  el.dataset.rel = ts || '';
-  el.setAttribute('datetime', ts || '');
-  el.title = dateTime(ts);
-  el.textContent = relTime(ts);
-}
-
-/// Redraws every relative time under `root`.
-/** @param {Element} root */
-export function refreshTimes(root) {
-  for (const el of root.querySelectorAll('time[data-rel]')) {
-    el.textContent = relTime(/** @type {HTMLElement} */ (el).dataset.rel);
-  }
-}
 
 /// The elapsed time of the run: the detail's, plus the time since it was read while the run is live.
 /** @param {SessionState} state @param {number} now */
@@ -103,8 +86,8 @@ export class HeaderView {
     }
     this.elapsed.textContent = elapsedText(state, now);
     this.started.textContent = dateTime(d.started_at);
-    setTime(this.startedRel, d.started_at);
-    setTime(this.lastRel, d.last_event_at);
+    setRelativeTime(this.startedRel, d.started_at);
+    setRelativeTime(this.lastRel, d.last_event_at);
     this.events.textContent = number(d.event_count) + ' events';
     render(this.workspace, h('code', {}, !d.workspace || d.workspace === '.' ? 'root' : d.workspace),
       d.pid ? h('span', { class: 'muted' }, ' · pid ' + d.pid) : null);

@@ -64,7 +64,7 @@ test('a reset clears the list but keeps what the export and the count recorded; 
 
 test('a state frame replaces the detail and says the server streams it', () => {
   let state = initialSessionState(detail({ iteration: 1, hat_flow: [] }), 1000);
-  assert.equal(needsDetailRefresh(state), true);
+  assert.equal(needsDetailRefresh(state), false, 'while the first frame is awaited, nothing is read again');
   const frame = detail({ iteration: 4, hat: 'builder', hat_flow: [{ to: 'builder', topic: 'build.task', iteration: 4 }] });
   state = reduceSession(state, { type: 'state', detail: frame, at: 5000 });
   assert.equal(state.detail, frame);
@@ -116,4 +116,16 @@ test('hats and their colors', () => {
   assert.equal(hatColor(state, 'planner'), undefined);
   state = reduceSession(state, { type: 'iterations', iterations: { iterations: [{ number: 1 }] } });
   assert.equal(state.iterations.iterations.length, 1);
+});
+
+test('a server that sends no state frame: the screen re-reads the detail itself, until a frame comes', () => {
+  let state = initialSessionState(detail(), 0);
+  state = reduceSession(state, { type: 'no_state_frames' });
+  assert.equal(state.stateless, true);
+  assert.equal(needsDetailRefresh(state), true);
+  assert.equal(reduceSession(state, { type: 'no_state_frames' }), state);
+  state = reduceSession(state, { type: 'state', detail: detail({ iteration: 9 }), at: 1 });
+  assert.equal(needsDetailRefresh(state), false, 'a late frame still counts');
+  const streamed = reduceSession(initialSessionState(detail(), 0), { type: 'state', detail: detail(), at: 1 });
+  assert.equal(reduceSession(streamed, { type: 'no_state_frames' }), streamed, 'frames came: nothing to fall back to');
 });

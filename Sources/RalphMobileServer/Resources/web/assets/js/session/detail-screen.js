@@ -3,8 +3,9 @@
 // stream, the hats and the iterations, and redraws the views from it after every action.
 //
 // The stream is opened with `?state=1`: the server sends the detail in `state` frames whenever it changes, so the
-// detail is never re-read during a live stream. A server that sends none gets the old behaviour: the detail re-read at
-// most once a second while events arrive.
+// detail is never re-read during a live stream. A server that sends none (no frame within a few seconds of the stream
+// opening, or none before its end) gets the old behaviour: the detail re-read at most once a second while events
+// arrive.
 
 import { api, seg } from '../api.js';
 import { openStream, globalEvents } from '../stream.js';
@@ -24,6 +25,9 @@ import { Memo, renderTokens, renderFlow, renderBackpressure, renderStats, render
 const HISTORY = 200; // events replayed when the stream opens
 const REFRESH_MIN_MS = 1000; // detail re-read at most this often (only without state frames)
 const ITERATIONS_MIN_MS = 5000;
+/// How long after the stream opens the first `state` frame may take (it follows the replayed events) before the
+/// server is taken for one that sends none.
+const STATE_FRAME_GRACE_MS = 3000;
 
 /** @param {string} test @param {string} title @param {HTMLElement} body */
 function card(test, title, body) {
@@ -43,6 +47,8 @@ export class DetailScreen {
     this.memo = new Memo();
     this.flowExpanded = false;
     this.iterationsAt = 0;
+    /** @type {any} */
+    this.graceTimer = null;
     this.refresher = { timer: /** @type {any} */ (null), running: false, again: false, last: Date.now() };
     /** @type {Array<() => void>} */
     this.unsubscribe = [];
@@ -85,6 +91,7 @@ export class DetailScreen {
     this.disposed = true;
     clearInterval(this.tick);
     clearTimeout(this.refresher.timer);
+    clearTimeout(this.graceTimer);
     for (const off of this.unsubscribe) off();
     if (this.stream) this.stream.close();
   }
@@ -146,11 +153,16 @@ export class DetailScreen {
       },
       onState: (state, info) => {
         this.dispatch({ type: 'stream', state, attempts: info.attempts || 0 });
+        if (state === 'live' && !this.graceTimer && this.state.stateFrames === 0) {
+          this.graceTimer = setTimeout(() => this.noStateFrames(), STATE_FRAME_GRACE_MS);
+        }
         // Back after a drop (e.g. a server restart): the detail may have moved on meanwhile.
         if (state === 'live' && info.attempts > 0) this.scheduleRefresh();
       },
       onEnd: (data) => {
         this.dispatch({ type: 'end', data });
+        // The replay, the last state frame and the end have all come: none came, none will.
+        if (this.state.stateFrames === 0) this.noStateFrames();
         this.scheduleRefresh(true);
       },
       onReset: (data) => {
@@ -158,6 +170,12 @@ export class DetailScreen {
         toast('This run\'s events file was replaced: showing it again from its first line.' + (data && data.reason ? ' (' + data.reason + ')' : ''));
       },
     });
+  }
+
+  /// The server sent no state frame in time: it is one that sends none, so the detail is re-read as events arrive.
+  noStateFrames() {
+    this.dispatch({ type: 'no_state_frames' });
+    this.scheduleRefresh(true);
   }
 
   /** @param {any} data */

@@ -76,7 +76,9 @@ import { emptyEventLog, foldWorkflow, resetEventLog } from './event-log.js';
  * @typedef {object} SessionState
  * @property {SessionDetail} detail
  * @property {number} detailAt When the detail was last read (ms), for the elapsed counter of a live run.
- * @property {number} stateFrames `state` frames received (0: the server sends none).
+ * @property {number} stateFrames `state` frames received.
+ * @property {boolean} stateless The stream went live (or ended) without a `state` frame in time: an older server, whose
+ *   detail the screen re-reads itself.
  * @property {boolean} gone The run was removed from the server.
  * @property {EventLog} log
  * @property {StreamInfo} stream
@@ -96,6 +98,7 @@ import { emptyEventLog, foldWorkflow, resetEventLog } from './event-log.js';
  *   | {type: 'reset'}
  *   | {type: 'stream', state: string, attempts: number}
  *   | {type: 'end', data: any}
+ *   | {type: 'no_state_frames'}
  *   | {type: 'hats', hats: object[]}
  *   | {type: 'iterations', iterations: {iterations: object[]}}
  * } SessionAction
@@ -107,6 +110,7 @@ export function initialSessionState(detail, at) {
     detail,
     detailAt: at,
     stateFrames: 0,
+    stateless: false,
     gone: false,
     log: emptyEventLog(),
     stream: { state: 'connecting', attempts: 0, end: null },
@@ -147,6 +151,8 @@ export function reduceSession(state, action) {
       const ended = { ...state, stream: { ...state.stream, state: 'ended', end: data } };
       return data.mode ? { ...ended, detail: withMode(ended.detail, data.mode, data.status) } : ended;
     }
+    case 'no_state_frames':
+      return state.stateFrames === 0 && !state.stateless ? { ...state, stateless: true } : state;
     case 'hats':
       return { ...state, hats: action.hats, hatsLoaded: true };
     case 'iterations':
@@ -169,10 +175,10 @@ export const modeOf = (state) => state.detail.mode || 'complete';
 /** @param {string} mode */
 export const isActiveMode = (mode) => mode === 'live' || mode === 'paused';
 
-/// Whether the screen must re-read the detail itself: only while the server has sent no `state` frame (an older
-/// server, or before the first frame). Once frames flow, they carry every change.
+/// Whether the screen must re-read the detail itself: only when the server sends no `state` frame (an older server:
+/// none came in time). Once frames flow, they carry every change; while the first one is awaited, nothing is read.
 /** @param {SessionState} state */
-export const needsDetailRefresh = (state) => state.stateFrames === 0;
+export const needsDetailRefresh = (state) => state.stateless && state.stateFrames === 0;
 
 /// The color the workspace config gives a hat, if any.
 /** @param {SessionState} state @param {string | null | undefined} name @returns {string | undefined} */

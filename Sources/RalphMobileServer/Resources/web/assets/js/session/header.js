@@ -40,7 +40,7 @@ export class HeaderView {
     this.started = h('span', {});
     this.startedRel = h('time', {});
     this.lastRel = h('time', {});
-    this.events = h('span', {});
+    this.events = h('span', { 'data-test': 'detail-event-count' });
     this.workspace = h('dd', {});
     this.elapsed = h('span', {});
     this.element = h('section', { class: 'card accent sd-header', 'aria-label': 'Status' },

@@ -8,7 +8,7 @@
 
 import { normalizeApproval, decisionWords } from '../words/approval.js';
 import { money, tokensText } from '../format.js';
-import { putTool, mergeTool, markStale, hasOutput } from './chat-tools.js';
+import { putTool, mergeTool, markStale } from './chat-tools.js';
 import {
   isMessage, findMessage, messageItem, appendItem, updateItem, addTool, addStoredMessage, streamFor, finishSegment,
   ensureAssistant, lastAssistantOf,
@@ -316,7 +316,3 @@ export const isRunning = (state) => state.status !== 'idle';
 export function nextApproval(state, dismissed) {
   return state.pendingApprovals.find((a) => !dismissed.has(a.id));
 }
-
-/// Tool calls that have no result yet.
-/** @param {ChatState} state @returns {ToolCall[]} */
-export const openTools = (state) => Object.values(state.tools).filter((call) => !hasOutput(call));

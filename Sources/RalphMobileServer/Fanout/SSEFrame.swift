@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NIOCore
 import RalphAPI
 import RalphFiles
@@ -51,10 +52,31 @@ enum SSEFrame {
 
     /// An `Encodable` value as an event frame.
     static func event<T: Encodable>(id: String?, name: String, value: T) -> ByteBuffer {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Our own wire types always encode; an empty object would still be a valid frame.
-        let data = (try? encoder.encode(value)).map(Array.init) ?? Array("{}".utf8)
-        return event(id: id, name: name, data: data)
+        switch payload(value, name: name) {
+        case .success(let data): return event(id: id, name: name, data: data)
+        case .failure(let error): return event(id: nil, name: "error", data: error.payload)
+        }
     }
+
+    /// `value` as wire JSON; when it cannot be encoded (a bug: our wire types always encode), the failure is logged and
+    /// the payload of an `error` frame saying so comes back instead — a client sees the failure, never an empty object
+    /// that looks like data.
+    static func payload<T: Encodable>(_ value: T, name: String) -> Result<[UInt8], EncodingFailure> {
+        do {
+            return .success(Array(try WireJSON.encode(value)))
+        } catch {
+            logger.error("could not encode a '\(name)' frame: \(error)")
+            var body = Array(#"{"error":"encoding_failed","message":"#.utf8)
+            JSONWriter.writeString("the server could not encode a '\(name)' event: \(error)", into: &body)
+            body.append(UInt8(ascii: "}"))
+            return .failure(EncodingFailure(payload: body))
+        }
+    }
+
+    /// The payload of an `error` frame sent in place of one that could not be encoded.
+    struct EncodingFailure: Error {
+        let payload: [UInt8]
+    }
+
+    static let logger = Logger(label: "ralph-mobile.sse")
 }

@@ -17,29 +17,3 @@ public struct APIKeyInfo: Codable, Hashable, Sendable {
         case createdAt = "created_at"
     }
 }
-
-/// `GET /api/keys`.
-public struct APIKeyList: Codable, Hashable, Sendable {
-    public var keys: [APIKeyInfo]
-    public init(keys: [APIKeyInfo]) { self.keys = keys }
-}
-
-/// `POST /api/keys` body.
-public struct CreateAPIKeyRequest: Codable, Hashable, Sendable {
-    public var role: Role
-    public var name: String?
-    public init(role: Role, name: String?) {
-        self.role = role
-        self.name = name
-    }
-}
-
-/// `POST /api/keys` response: the key's secret is in this response only.
-public struct CreatedAPIKey: Codable, Hashable, Sendable {
-    public var key: APIKeyInfo
-    public var secret: String
-    public init(key: APIKeyInfo, secret: String) {
-        self.key = key
-        self.secret = secret
-    }
-}

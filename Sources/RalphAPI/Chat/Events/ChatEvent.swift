@@ -53,7 +53,7 @@ public enum ChatEvent: Hashable, Sendable {
     }
 
     /// Decodes an event from its SSE name and data; nil for a name this version does not know.
-    public static func decode(name: String, data: Data, decoder: JSONDecoder = JSONDecoder()) throws -> ChatEvent? {
+    public static func decode(name: String, data: Data, decoder: JSONDecoder = WireJSON.decoder()) throws -> ChatEvent? {
         switch name {
         case ChatEventName.turnStart: .turnStart(try decoder.decode(TurnStartEvent.self, from: data))
         case ChatEventName.chunk: .chunk(try decoder.decode(ChunkEvent.self, from: data))

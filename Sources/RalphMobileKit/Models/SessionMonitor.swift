@@ -132,7 +132,7 @@ public final class SessionMonitor {
             if case .error(let message) = state { lastError = message }
         case .event(let frame):
             if frame.event == StreamEventName.reset {
-                applyReset(try? JSONDecoder().decode(StreamReset.self, from: Data(frame.data.utf8)))
+                applyReset(try? WireJSON.decode(StreamReset.self, from: Data(frame.data.utf8)))
                 return
             }
             if frame.event == StreamEventName.state {
@@ -143,7 +143,7 @@ public final class SessionMonitor {
             if let id = frame.id, !id.isEmpty { lastFrameID = id }
             receive(event)
         case .end(let data):
-            end = try? JSONDecoder().decode(StreamEnd.self, from: Data(data.utf8))
+            end = try? WireJSON.decode(StreamEnd.self, from: Data(data.utf8))
             pausedFromThisClient = false
             // The run is over now, not when the refresh below answers.
             if let end { session?.mode = end.mode; session?.status = end.status }
@@ -270,7 +270,7 @@ public final class SessionMonitor {
     public func exportJSON() throws -> Data {
         var object: [(key: String, value: JSONValue)] = [("exported_at", .string(Timestamp.now())), ("session_id", .string(sessionID))]
         if let detail {
-            let data = try JSONEncoder().encode(detail)
+            let data = try WireJSON.encode(detail)
             object.append(("detail", (try? JSONParser.parse(Array(data))) ?? .null))
         }
         object.append(("events", .array(events.reversed().map { .object($0.fields) })))

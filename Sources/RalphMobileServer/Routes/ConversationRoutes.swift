@@ -147,16 +147,16 @@ struct ConversationRoutes {
         await chat.waitUntilReady()
         _ = try await chat.conversation(id)
         let cursor = try EventStreamRoutes.cursor(for: request)
-        guard let (queue, subscriberID, lastSeq) = chat.chatHub.subscribe(conversationID: id) else {
+        guard let live = chat.chatHub.subscribe(conversationID: id) else {
             throw APIError.notFound("conversation '\(id)' does not exist")
         }
         let after: Int
         switch cursor {
-        case .after(let a): after = min(a.line, lastSeq)
-        case .last(let n): after = max(0, lastSeq - n)
+        case .after(let a): after = min(a.line, live.head)
+        case .last(let n): after = max(0, live.head - n)
         case .all: after = 0
         }
-        let hub = chat.chatHub
+        let conversations = chat.chatHub.conversations
         let store = chat.store
         let logger = context.logger
         let eventLoop = context.eventLoop
@@ -167,27 +167,18 @@ struct ConversationRoutes {
             body: ResponseBody { writer in
                 let (watchID, watch) = watchdog.register { channel.close(promise: nil) }
                 defer {
-                    hub.unsubscribe(conversationID: id, subscriberID: subscriberID)
+                    conversations.unsubscribe(id, subscriberID: live.id)
                     watchdog.unregister(watchID)
                 }
                 do {
                     try await request.body.consumeWithCancellationOnInboundClose { _ in
                         try await withGracefulShutdownHandler {
                             try await watch.writing { try await writer.write(SSEFrame.preamble) }
-                            try await Self.replay(id, after: after, through: lastSeq, store: store, writer: &writer, watch: watch)
-                            try await EventStreamRoutes.forward(queue, writer: &writer, watch: watch, eventLoop: eventLoop) { writer, from in
-                                // Fell behind: read the stored events on to the head, as often as it moves, then rejoin.
-                                var position = from
-                                while let head = hub.head(conversationID: id) {
-                                    if head > position {
-                                        try await Self.replay(id, after: position, through: head, store: store, writer: &writer, watch: watch)
-                                        position = head
-                                    }
-                                    if hub.rejoin(conversationID: id, subscriberID: subscriberID, at: position) { return }
-                                }
-                            }
+                            try await LiveStream.follow(live, key: id, fanout: conversations, after: after, replay: { after, through, writer in
+                                try await Self.replay(id, after: after, through: through, store: store, writer: &writer, watch: watch)
+                            }, writer: &writer, watch: watch, eventLoop: eventLoop)
                         } onGracefulShutdown: {
-                            queue.close()
+                            live.queue.close()
                             watch.closeIfStuck()
                         }
                     }

@@ -197,6 +197,8 @@ class Dashboard(unittest.TestCase):
 
     def test_03_detail_streams_new_events(self):
         d = self.driver
+        # The requests of this page from here on: the detail is read once, its changes come in the stream's state frames.
+        d.execute_script("performance.setResourceTimingBufferSize(2000); performance.clearResourceTimings()")
         click(one(d, f'{test_id("session-row")}[data-id="{self.run_id}"] a'))
         wait(d, lambda _: d.current_url.endswith("#/sessions/" + self.run_id), message="detail opened")
         detail = self.by_test("session-detail")
@@ -210,6 +212,15 @@ class Dashboard(unittest.TestCase):
         self.assertEqual(len(ids), len(set(ids)), "no duplicates")
         count = int("".join(ch for ch in text(self.by_test("event-count")) if ch.isdigit()))
         self.assertGreaterEqual(count, len(ids))
+        # The header follows the run (its event count grows) without the page reading the detail again.
+        def header_count():
+            return int("".join(ch for ch in text(self.by_test("detail-event-count")) if ch.isdigit()) or 0)
+        shown = header_count()
+        wait(d, lambda _: header_count() > shown, timeout=15, message="the header's event count follows the run")
+        reads = d.execute_script(
+            "return performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname === arguments[0]).length",
+            "/api/sessions/" + self.run_id)
+        self.assertEqual(reads, 1, "the detail is read once; the session stream's state frames carry its changes")
         for section in ["tokens", "hat-flow", "backpressure", "iteration-stats", "recent-events", "hats-reference", "controls"]:
             self.by_test(section)
         screenshot(d, "03-session-detail")

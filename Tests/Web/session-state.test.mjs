@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 
 import { emptyEventLog, foldWorkflow, resetEventLog, lineOf } from '../../Sources/RalphMobileServer/Resources/web/assets/js/state/event-log.js';
 import {
-  initialSessionState, reduceSession, modeOf, needsDetailRefresh, hatColor, isActiveMode,
+  initialSessionState, reduceSession, modeOf, needsDetailRefresh, hatColor, isActiveMode, MODE_HOLD_MS,
 } from '../../Sources/RalphMobileServer/Resources/web/assets/js/state/session.js';
 
 const detail = (fields = {}) => ({ id: 'run-1', mode: 'live', status: 'running', iteration: 1, event_count: 0, ...fields });
@@ -89,7 +89,7 @@ test('a global session.updated merges into the detail of the same run only', () 
 
 test('mode changes, removal, the stream connection and the end', () => {
   let state = initialSessionState(detail(), 0);
-  state = reduceSession(state, { type: 'mode', mode: 'paused', status: 'paused' });
+  state = reduceSession(state, { type: 'mode', mode: 'paused', status: 'paused', at: 0 });
   assert.equal(state.detail.mode, 'paused');
   assert.equal(state.detail.status, 'paused');
   assert.equal(isActiveMode(modeOf(state)), true);
@@ -128,4 +128,24 @@ test('a server that sends no state frame: the screen re-reads the detail itself,
   assert.equal(needsDetailRefresh(state), false, 'a late frame still counts');
   const streamed = reduceSession(initialSessionState(detail(), 0), { type: 'state', detail: detail(), at: 1 });
   assert.equal(reduceSession(streamed, { type: 'no_state_frames' }), streamed, 'frames came: nothing to fall back to');
+});
+
+test('a mode the page just set is not undone by a detail read before the change', () => {
+  let state = initialSessionState(detail({ mode: 'live', status: 'running', iteration: 1 }), 0);
+  state = reduceSession(state, { type: 'mode', mode: 'paused', status: 'paused', at: 1000 });
+  // A frame computed before the pause reached the server's catalog: its other fields are taken, not its mode.
+  state = reduceSession(state, { type: 'state', detail: detail({ mode: 'live', status: 'running', iteration: 2 }), at: 1100 });
+  assert.deepEqual([modeOf(state), state.detail.status, state.detail.iteration], ['paused', 'paused', 2]);
+  state = reduceSession(state, { type: 'global', session: { id: 'run-1', mode: 'live' }, at: 1200 });
+  assert.equal(modeOf(state), 'paused');
+  // The server agrees: the hold ends, and what it says next counts.
+  state = reduceSession(state, { type: 'state', detail: detail({ mode: 'paused', status: 'paused', iteration: 2 }), at: 1300 });
+  assert.equal(state.heldMode, null);
+  state = reduceSession(state, { type: 'state', detail: detail({ mode: 'live', status: 'running', iteration: 3 }), at: 1400 });
+  assert.equal(modeOf(state), 'live', 'resumed elsewhere');
+  // Without agreement, the hold lasts MODE_HOLD_MS.
+  let held = reduceSession(initialSessionState(detail(), 0), { type: 'mode', mode: 'paused', status: 'paused', at: 0 });
+  held = reduceSession(held, { type: 'detail', detail: detail({ mode: 'live' }), at: MODE_HOLD_MS });
+  assert.equal(modeOf(held), 'live');
+  assert.equal(held.heldMode, null);
 });

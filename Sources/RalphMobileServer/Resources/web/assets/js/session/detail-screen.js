@@ -59,7 +59,7 @@ export class DetailScreen {
     this.question = new QuestionView({ canOperate: app.can('operator'), onAnswered: () => this.scheduleRefresh(true) });
     this.controls = app.can('operator') ? new ControlsView({
       base, canAdmin: app.can('admin'), isDisposed: () => this.disposed,
-      onMode: (mode, status) => { this.dispatch({ type: 'mode', mode, status }); this.scheduleRefresh(true); },
+      onMode: (mode, status) => { this.dispatch({ type: 'mode', mode, status, at: Date.now() }); this.scheduleRefresh(true); },
     }) : null;
     this.events = new EventStreamView();
   }

@@ -80,6 +80,8 @@ import { emptyEventLog, foldWorkflow, resetEventLog } from './event-log.js';
  * @property {boolean} stateless The stream went live (or ended) without a `state` frame in time: an older server, whose
  *   detail the screen re-reads itself.
  * @property {boolean} gone The run was removed from the server.
+ * @property {{mode: string, status?: string, until: number} | null} heldMode A mode this page just set (pause, resume,
+ *   stop): until `until` (ms), a detail that still says otherwise was read before the change and does not undo it.
  * @property {EventLog} log
  * @property {StreamInfo} stream
  * @property {object[]} hats The hats of the run's workspace (name, id, color …).
@@ -93,7 +95,7 @@ import { emptyEventLog, foldWorkflow, resetEventLog } from './event-log.js';
  *   | {type: 'global', session: SessionSummary, at: number}
  *   | {type: 'removed', id: string}
  *   | {type: 'gone'}
- *   | {type: 'mode', mode: string, status?: string}
+ *   | {type: 'mode', mode: string, status?: string, at: number}
  *   | {type: 'workflow', data: unknown, id?: string}
  *   | {type: 'reset'}
  *   | {type: 'stream', state: string, attempts: number}
@@ -112,6 +114,7 @@ export function initialSessionState(detail, at) {
     stateFrames: 0,
     stateless: false,
     gone: false,
+    heldMode: null,
     log: emptyEventLog(),
     stream: { state: 'connecting', attempts: 0, end: null },
     hats: [],
@@ -124,19 +127,22 @@ export function initialSessionState(detail, at) {
 export function reduceSession(state, action) {
   switch (action.type) {
     case 'detail':
-      return { ...state, detail: action.detail, detailAt: action.at };
+      return withDetail(state, action.detail, action.at);
     case 'state':
-      return { ...state, detail: action.detail, detailAt: action.at, stateFrames: state.stateFrames + 1 };
+      return { ...withDetail(state, action.detail, action.at), stateFrames: state.stateFrames + 1 };
     case 'global':
       // The global frames may carry only what changed: merged into the detail, which keeps its other fields.
       if (!action.session || action.session.id !== state.detail.id) return state;
-      return { ...state, detail: { ...state.detail, ...action.session }, detailAt: action.at };
+      return withDetail(state, { ...state.detail, ...action.session }, action.at);
     case 'removed':
       return action.id === state.detail.id ? { ...state, gone: true } : state;
     case 'gone':
       return { ...state, gone: true };
     case 'mode':
-      return { ...state, detail: withMode(state.detail, action.mode, action.status) };
+      return {
+        ...state, detail: withMode(state.detail, action.mode, action.status),
+        heldMode: { mode: action.mode, status: action.status, until: action.at + MODE_HOLD_MS },
+      };
     case 'workflow': {
       const log = foldWorkflow(state.log, action.data, action.id);
       return log === state.log ? state : { ...state, log };
@@ -160,6 +166,18 @@ export function reduceSession(state, action) {
     default:
       return state;
   }
+}
+
+/// How long a mode this page set holds against details that still say otherwise (they were read before the change).
+export const MODE_HOLD_MS = 3000;
+
+/// A newer detail, except for the mode this page just set, which a detail read before the change does not undo.
+/** @param {SessionState} state @param {SessionDetail} detail @param {number} at @returns {SessionState} */
+function withDetail(state, detail, at) {
+  const held = state.heldMode;
+  if (!held) return { ...state, detail, detailAt: at };
+  if (detail.mode === held.mode || at >= held.until) return { ...state, detail, detailAt: at, heldMode: null };
+  return { ...state, detail: withMode(detail, held.mode, held.status), detailAt: at };
 }
 
 /** @param {SessionDetail} detail @param {string} mode @param {string} [status] @returns {SessionDetail} */

@@ -7,6 +7,9 @@ public enum StreamEventName {
     /// The run's events file was replaced or rewritten since the event a client resumed after: what it showed is
     /// history that no longer exists, and the new file's events follow from its first line (``StreamReset``).
     public static let reset = "reset"
+    /// A session's detail on `GET /api/sessions/{id}/events?state=1`, sent after the replay and whenever it changes
+    /// (the same JSON as `GET /api/sessions/{id}`), so clients need not re-fetch it during a live stream.
+    public static let state = "state"
     /// Global stream (`GET /api/events`).
     public static let sessionAdded = "session.added"
     public static let sessionUpdated = "session.updated"

@@ -56,6 +56,11 @@ final class ChatHub: Sendable {
         }
     }
 
+    /// Sends a frame that is not stored (it has no `id:`) to the conversation's live streams, at the current position.
+    func announce(conversationID: String, frame: ByteBuffer) {
+        state.withLock { state in state.channels[conversationID].map { c in c.subscribers.values.forEach { $0.push(frame, position: c.lastSeq) } } }
+    }
+
     /// Subscribes to a conversation: replay up to `lastSeq` from the store, then read `queue`. Nil for an unknown one.
     func subscribe(conversationID: String) -> (queue: SubscriberQueue, subscriberID: Int, lastSeq: Int)? {
         state.withLock { state in

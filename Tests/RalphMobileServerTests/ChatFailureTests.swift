@@ -112,4 +112,42 @@ struct ChatFailureTests {
         #expect(status.progress.state == .stopped)
         #expect(status.settings.maxIterations == 7, "the settings that could be read are kept")
     }
+
+    @Test("a conversation whose pending approvals cannot be read is not deleted half-way: the delete fails and says why")
+    func deleteWithUnreadableApprovals() async throws {
+        let f = try await ChatFixture.start(cli: .fake)
+        defer { Task { await f.stop() } }
+        let c = try await f.create()
+        try await Self.database(f).write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO approvals (id, conversation_id, turn_id, tool_name, input, suggestions, state, decision, created_at)
+                    VALUES ('a_bad', ?, 't_1', 'Bash', '{}', '[]', 'pending', 'maybe', '2027-01-15T08:00:00.000Z')
+                    """, arguments: [c.id])
+        }
+        let delete = try await f.request(.DELETE, "/api/conversations/\(c.id)")
+        #expect(delete.status == 500)
+        #expect(Self.error(delete).contains("unknown decision 'maybe'"), "\(Self.error(delete))")
+        #expect(try await f.request(.GET, "/api/conversations/\(c.id)").status == 200, "nothing was deleted")
+    }
+
+    @Test("when the conversations cannot even be listed at start, chat requests are refused with why (not a 404), health says degraded")
+    func recoveryFailsAltogether() async throws {
+        let f = try await ChatFixture.start(cli: .fake)
+        defer { Task { await f.stop() } }
+        let c = try await f.create()
+        await f.server.stop()
+        try await Self.database(f).write { db in
+            try db.execute(sql: "UPDATE conversations SET usage = 'not json' WHERE id = ?", arguments: [c.id])
+        }
+        let server = try await f.restarted()
+        defer { Task { await server.stop() } }
+        let health = try await f.request(.GET, "/api/health", base: server.base).json(HealthResponse.self)
+        #expect(health.status == "degraded")
+        let events = try await f.request(.GET, "/api/conversations/\(c.id)/events", base: server.base)
+        #expect(events.status == 503)
+        #expect(Self.error(events).contains("could not be recovered"), "\(Self.error(events))")
+        let send = try await f.request(.POST, "/api/conversations/\(c.id)/messages", f.json(SendMessageRequest(text: "hi")), base: server.base)
+        #expect(send.status == 503)
+    }
 }

@@ -233,6 +233,17 @@ struct BackgroundService: Service {
                 }
             }
             group.addTask {
+                // Session details for the streams that asked for state frames (`?state=1`).
+                let lookup = SessionLookup(catalog: catalog, supervisor: supervisor)
+                await hub.runStateFeed(logger: logger) { id in
+                    guard let snapshot = catalog.snapshot(id: id) else { return nil }
+                    let detailed = try await lookup.detailed(snapshot)
+                    return EventHub.RunDetail(
+                        detail: detailed.detail(), lineCount: detailed.state.lineCount, end: detailed.isLive ? nil : EventHub.endFrame(for: detailed)
+                    )
+                }
+            }
+            group.addTask {
                 // Memory a load used goes back to the system once the load is over.
                 var trimmer = MemoryTrimmer()
                 if let idle = Heap.residentBytes() { _ = trimmer.observe(resident: idle, streams: 0) }
@@ -255,6 +266,7 @@ struct BackgroundService: Service {
                 }
             }
             try? await gracefulShutdown()
+            hub.stateQueue.finish()
             group.cancelAll()
         }
         await demo?.stop()

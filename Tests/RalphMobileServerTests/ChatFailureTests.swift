@@ -18,7 +18,7 @@ struct ChatFailureTests {
         ((result.object as? [String: Any])?["error"] as? String) ?? result.text
     }
 
-    @Test("a step that cannot be stored stops the conversation: the request fails, its stream says so, later input is refused")
+    @Test("a step that cannot be stored stops the conversation: the request fails, its streams end saying so, later input is refused")
     func commitFailureStopsTheConversation() async throws {
         let f = try await ChatFixture.start(cli: .fake)
         defer { Task { await f.stop() } }
@@ -40,6 +40,9 @@ struct ChatFailureTests {
         #expect(said.json["recoverable"] as? Bool == false)
         #expect((said.json["message"] as? String)?.contains("restart the server") == true)
 
+        let reconnect = try await f.request(.GET, "/api/conversations/\(c.id)/events")
+        #expect(reconnect.status == 500, "a stream opened again is refused with the reason, not left silent")
+        #expect(Self.error(reconnect).contains("stopped"), "\(Self.error(reconnect))")
         let refused = try await f.request(.POST, "/api/conversations/\(c.id)/messages", f.json(SendMessageRequest(text: "third")))
         #expect(refused.status == 500)
         #expect(Self.error(refused).contains("stopped"), "\(Self.error(refused))")

@@ -13,8 +13,8 @@ import Synchronization
 /// The worker decides nothing: which prompt the loop sends, or what it hears, is the core's business.
 ///
 /// A step that cannot be stored stops the conversation (``Failure``): the machine has already moved on, so it is no
-/// longer in step with the database. Its agent process is stopped, its live streams get an `error` event (not stored:
-/// the database is what failed) and every later request is refused with that reason; the next server start settles
+/// longer in step with the database. Its agent process is stopped, its live streams end with an `error` event (not
+/// stored: the database is what failed) and every later request is refused with that reason; the next server start settles
 /// the conversation from what was stored, like after a crash.
 final class ConversationWorker: Sendable {
     typealias Job = @Sendable (inout ConversationCore) async -> Void
@@ -183,8 +183,10 @@ final class ConversationWorker: Sendable {
         context.logger.error("conversation \(id): \(failure)")
         let event = ChatEvent.error(ChatErrorEvent(turnId: nil, message: failure.description, recoverable: false))
         do {
-            // No `id:`: the event is not stored, so it takes no place in the sequence a client resumes from.
-            context.chatHub.announce(conversationID: id, frame: SSEFrame.event(id: nil, name: event.name, data: Array(try context.encoder.encode(event))))
+            // The conversation's streams end with it. No `id:`: it is not stored, so it takes no place in the sequence
+            // a client resumes from; a client that reconnects is refused with the same reason.
+            let frame = SSEFrame.event(id: nil, name: event.name, data: Array(try context.encoder.encode(event)))
+            context.chatHub.conversations.remove(id) { _ in frame }
         } catch {
             context.logger.error("conversation \(id): could not encode the error event for its streams: \(error)")
         }

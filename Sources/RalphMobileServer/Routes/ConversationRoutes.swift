@@ -152,12 +152,11 @@ struct ConversationRoutes {
             feed.close()
             throw error
         }
-        let lastSeq = feed.lastSeq
-        let queue = feed.queue
+        let live = feed.live
         let after: Int
         switch cursor {
-        case .after(let a): after = min(a.line, lastSeq)
-        case .last(let n): after = max(0, lastSeq - n)
+        case .after(let a): after = min(a.line, live.head)
+        case .last(let n): after = max(0, live.head - n)
         case .all: after = 0
         }
         let logger = context.logger
@@ -176,20 +175,11 @@ struct ConversationRoutes {
                     try await request.body.consumeWithCancellationOnInboundClose { _ in
                         try await withGracefulShutdownHandler {
                             try await watch.writing { try await writer.write(SSEFrame.preamble) }
-                            try await Self.replay(feed, after: after, through: lastSeq, writer: &writer, watch: watch)
-                            try await EventStreamRoutes.forward(queue, writer: &writer, watch: watch, eventLoop: eventLoop) { writer, from in
-                                // Fell behind: read the stored events on to the head, as often as it moves, then rejoin.
-                                var position = from
-                                while let head = feed.head {
-                                    if head > position {
-                                        try await Self.replay(feed, after: position, through: head, writer: &writer, watch: watch)
-                                        position = head
-                                    }
-                                    if feed.rejoin(at: position) { return }
-                                }
-                            }
+                            try await LiveStream.follow(live, key: id, fanout: feed.fanout, after: after, replay: { after, through, writer in
+                                try await Self.replay(feed, after: after, through: through, writer: &writer, watch: watch)
+                            }, writer: &writer, watch: watch, eventLoop: eventLoop)
                         } onGracefulShutdown: {
-                            queue.close()
+                            live.queue.close()
                             watch.closeIfStuck()
                         }
                     }

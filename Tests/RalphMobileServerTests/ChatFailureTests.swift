@@ -79,11 +79,12 @@ struct ChatFailureTests {
         let server = try await f.restarted()
         defer { Task { await server.stop() } }
 
-        let health = try await f.request(.GET, "/api/health", base: server.base).json(HealthResponse.self)
-        #expect(health.status == "degraded")
+        // A request waits until recovery is over (it runs in the background after the start), then is refused.
         let send = try await f.request(.POST, "/api/conversations/\(broken.id)/messages", f.json(SendMessageRequest(text: "hi")), base: server.base)
         #expect(send.status == 503)
         #expect(Self.error(send).contains("could not be recovered"), "\(Self.error(send))")
+        let health = try await f.request(.GET, "/api/health", base: server.base).json(HealthResponse.self)
+        #expect(health.status == "degraded")
         let events = try await f.request(.GET, "/api/conversations/\(broken.id)/events", base: server.base)
         #expect(events.status == 503, "its stream would never carry a live event: it says why instead of pretending")
 
@@ -145,11 +146,11 @@ struct ChatFailureTests {
         }
         let server = try await f.restarted()
         defer { Task { await server.stop() } }
-        let health = try await f.request(.GET, "/api/health", base: server.base).json(HealthResponse.self)
-        #expect(health.status == "degraded")
         let events = try await f.request(.GET, "/api/conversations/\(c.id)/events", base: server.base)
         #expect(events.status == 503)
         #expect(Self.error(events).contains("could not be recovered"), "\(Self.error(events))")
+        let health = try await f.request(.GET, "/api/health", base: server.base).json(HealthResponse.self)
+        #expect(health.status == "degraded")
         let send = try await f.request(.POST, "/api/conversations/\(c.id)/messages", f.json(SendMessageRequest(text: "hi")), base: server.base)
         #expect(send.status == 503)
     }

@@ -203,13 +203,7 @@ struct BackgroundService: Service {
 
     func run() async throws {
         catalog.start(observer: hub)
-        Task {
-            do {
-                try await chat.start()
-            } catch {
-                logger.error("conversations: could not recover after the restart: \(error)")
-            }
-        }
+        chat.startRecovery()
         Task {
             await catalog.waitUntilReady()
             await supervisor.restore()

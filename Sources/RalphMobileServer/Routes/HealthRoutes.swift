@@ -25,7 +25,7 @@ struct HealthRoutes {
             let agent = await chat.agent(patience: .seconds(3))
             return JSONResponse.make(
                 HealthResponse(
-                    status: "ok", version: RalphMobileVersion.current, timestamp: Timestamp.now(), protocolVersion: RalphMobileVersion.protocolVersion,
+                    status: chat.recoveryProblems.isEmpty ? "ok" : "degraded", version: RalphMobileVersion.current, timestamp: Timestamp.now(), protocolVersion: RalphMobileVersion.protocolVersion,
                     capabilities: Self.capabilities + Self.capabilities(of: agent), authRequired: authenticator.authRequired, agents: [agent]
                 )
             )

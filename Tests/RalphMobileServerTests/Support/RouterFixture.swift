@@ -1,0 +1,17 @@
+import Foundation
+import Logging
+
+@testable import RalphMobileServer
+
+/// A server built in process (no socket) over a temporary directory, for tests of its router.
+enum RouterFixture {
+    static func server(_ tmp: TemporaryDirectory, _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> RalphMobileServer {
+        var configuration = ServerConfiguration(dataDirectory: tmp.subdirectory("data"))
+        configuration.port = 0
+        configuration.workspaces = [tmp.subdirectory("root")]
+        configure(&configuration)
+        var logger = Logger(label: "test.router")
+        logger.logLevel = ProcessInfo.processInfo.environment["TEST_LOG"] == nil ? .critical : .debug
+        return try RalphMobileServer(configuration: configuration, logger: logger)
+    }
+}

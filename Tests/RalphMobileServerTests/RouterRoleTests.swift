@@ -31,7 +31,7 @@ struct RouterRoleTests {
                 let secret = try store.create(role: role, name: nil).secret
                 secrets.withLock { $0[role] = secret }
             }
-        }) { client in
+        }) { client, _ in
             let keys = secrets.value
             for (route, access) in RouteAccessTests.expected.sorted(by: { $0.key < $1.key }) {
                 let parts = route.split(separator: " ", maxSplits: 1).map(String.init)

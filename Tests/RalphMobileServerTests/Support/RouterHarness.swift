@@ -12,13 +12,13 @@ import NIOCore
 enum RouterHarness {
     static func test<T: Sendable>(
         _ configure: (inout ServerConfiguration) -> Void = { _ in }, before: (TemporaryDirectory) throws -> Void = { _ in },
-        _ body: @escaping @Sendable (any TestClientProtocol) async throws -> T
+        _ body: @escaping @Sendable (any TestClientProtocol, RalphMobileServer) async throws -> T
     ) async throws -> T {
         let tmp = TemporaryDirectory()
         try before(tmp)
         let server = try RouterFixture.server(tmp, configure)
         let app = server.makeApplication()
-        let result = try await app.test(.router, body)
+        let result = try await app.test(.router) { client in try await body(client, server) }
         withExtendedLifetime(tmp) {}
         return result
     }
@@ -30,10 +30,13 @@ extension TestResponse {
 }
 
 extension TestClientProtocol {
-    /// A request with `(name, value)` headers and a text body.
+    /// A request with `(name, value)` headers and a text body, with its `Content-Length` and (unless given)
+    /// `Content-Type: application/json`, as ``HTTP/request(_:method:headers:body:)`` sends it.
     func send(_ method: HTTPRequest.Method, _ uri: String, headers: [(String, String)] = [], body: String? = nil) async throws -> TestResponse {
         var fields = HTTPFields()
         for (name, value) in headers { fields.append(HTTPField(name: HTTPField.Name(name)!, value: value)) }
+        if let body, fields[.contentLength] == nil { fields[.contentLength] = String(body.utf8.count) }
+        if body != nil, fields[.contentType] == nil { fields[.contentType] = "application/json" }
         return try await execute(uri: uri, method: method, headers: fields, body: body.map { ByteBuffer(string: $0) })
     }
 }

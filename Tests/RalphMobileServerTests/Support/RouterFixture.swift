@@ -9,6 +9,10 @@ enum RouterFixture {
         var configuration = ServerConfiguration(dataDirectory: tmp.subdirectory("data"))
         configuration.port = 0
         configuration.workspaces = [tmp.subdirectory("root")]
+        // As LiveServer configures it.
+        configuration.heartbeatInterval = 15
+        configuration.pollInterval = 0.5
+        configuration.livenessInterval = 0.2
         configure(&configuration)
         var logger = Logger(label: "test.router")
         logger.logLevel = ProcessInfo.processInfo.environment["TEST_LOG"] == nil ? .critical : .debug

@@ -43,29 +43,36 @@ struct KeyFileFailureTests {
 
     @Test("keyed requests get 503 unavailable while the keys file cannot be read; --api-key still works")
     func serverAnswers503() async throws {
-        let tmp = TemporaryDirectory()
-        let data = tmp.subdirectory("data")
-        let key = try KeyStore(path: data + "/keys.json").create(role: .viewer, name: "phone")
-        let server = try await LiveServer.start(workspaces: [tmp.subdirectory("root")], dataDirectory: data) { $0.apiKey = "cli-key-for-tests-0123456789" }
-        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
-        let viewer = [("X-Api-Key", key.secret)]
-        #expect(try await HTTP.get(server.base + "/api/sessions", headers: viewer).status == 200)
+        let secret = Locked("")
+        try await RouterHarness.test({ $0.apiKey = "cli-key-for-tests-0123456789" }, before: { tmp in
+            let key = try KeyStore(path: tmp.path + "/data/keys.json").create(role: .viewer, name: "phone")
+            secret.withLock { $0 = key.secret }
+        }) { client, server in
+            let keysFile = server.configuration.keysFile
+            let viewer = [("X-Api-Key", secret.value)]
+            #expect(try await client.send(.get, "/api/sessions", headers: viewer).status == .ok)
+            let login = try await client.send(.post, "/api/login", headers: [("Origin", "http://localhost")], body: #"{"key":"\#(secret.value)"}"#)
+            let cookie = try #require(login.headers[.setCookie]?.split(separator: ";").first.map(String.init))
 
-        try Data("not json".utf8).write(to: URL(fileURLWithPath: data + "/keys.json"))
-        chmod(data + "/keys.json", 0o600)
-        try await eventually(5, "the broken keys file is noticed") { server.server.keyStore.failure != nil }
-        let refused = try await HTTP.get(server.base + "/api/sessions", headers: viewer)
-        #expect(refused.status == 503)
-        #expect(refused.text == #"{"error":"unavailable: the server cannot read its keys file, so no key from it is accepted until it can (see the server log)"}"#)
-        let admin = [("X-Api-Key", "cli-key-for-tests-0123456789")]
-        #expect(try await HTTP.get(server.base + "/api/sessions", headers: admin).status == 200)
-        #expect(try await HTTP.get(server.base + "/api/keys", headers: admin).status == 503)
+            try Data("not json".utf8).write(to: URL(fileURLWithPath: keysFile))
+            chmod(keysFile, 0o600)
+            try await eventually(5, "the broken keys file is noticed") { server.keyStore.failure != nil }
+            let refused = try await client.send(.get, "/api/sessions", headers: viewer)
+            #expect(refused.status == .serviceUnavailable)
+            #expect(refused.text == #"{"error":"unavailable: the server cannot read its keys file, so no key from it is accepted until it can (see the server log)"}"#)
+            // A dashboard login made with a key from the file is refused the same way; a wrong key too (it may be right).
+            #expect(try await client.send(.get, "/api/sessions", headers: [("Cookie", cookie)]).status == .serviceUnavailable)
+            #expect(try await client.send(.get, "/api/sessions", headers: [("X-Api-Key", "rmk_wrong")]).status == .serviceUnavailable)
+            let admin = [("X-Api-Key", "cli-key-for-tests-0123456789")]
+            #expect(try await client.send(.get, "/api/sessions", headers: admin).status == .ok)
+            #expect(try await client.send(.get, "/api/keys", headers: admin).status == .serviceUnavailable)
+            #expect(try await client.send(.post, "/api/keys", headers: admin, body: #"{"role":"viewer"}"#).status == .internalServerError)
 
-        #expect(try await HTTP.request(server.base + "/api/keys", method: .POST, headers: admin, body: #"{"role":"viewer"}"#).status == 500)
-        try Data(#"{"keys":[]}"#.utf8).write(to: URL(fileURLWithPath: data + "/keys.json"))
-        chmod(data + "/keys.json", 0o600)
-        try await eventually(5, "the fixed keys file is read again") { server.server.keyStore.failure == nil }
-        // The key is gone from the fixed file: 401 now, not 503.
-        #expect(try await HTTP.get(server.base + "/api/sessions", headers: viewer).status == 401)
+            try Data(#"{"keys":[]}"#.utf8).write(to: URL(fileURLWithPath: keysFile))
+            chmod(keysFile, 0o600)
+            try await eventually(5, "the fixed keys file is read again") { server.keyStore.failure == nil }
+            // The key is gone from the fixed file: 401 now, not 503.
+            #expect(try await client.send(.get, "/api/sessions", headers: viewer).status == .unauthorized)
+        }
     }
 }

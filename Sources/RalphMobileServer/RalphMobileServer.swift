@@ -110,7 +110,7 @@ public struct RalphMobileServer: Sendable {
         machine.idleStopAfter = configuration.chatIdleStop
         machine.interruptGrace = configuration.chatInterruptGrace
         var chatEnvironment = ProcessInfo.processInfo.environment
-        chatEnvironment["RALPH_MOBILE_API_KEY"] = nil
+        chatEnvironment = ChildEnvironment.scrubbed(chatEnvironment)
         chatEnvironment.merge(configuration.chatEnvironment) { _, given in given }
         var chatLogger = logger
         chatLogger[metadataKey: "area"] = "chat"
@@ -123,8 +123,8 @@ public struct RalphMobileServer: Sendable {
         )
     }
 
-    /// The Hummingbird application. `onServerRunning` receives the bound port (useful with port 0).
-    public func makeApplication(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+    /// The router of every route, with the ledger of each route's access (``Routes``).
+    func makeRouter() -> (router: Router<AppRequestContext>, ledger: RouteLedger) {
         let router = Router(context: AppRequestContext.self)
         let routeTable = RouteTable()
         router.add(middleware: RequestLogMiddleware())
@@ -134,26 +134,33 @@ public struct RalphMobileServer: Sendable {
             router.add(middleware: TrustedLoopbackMiddleware(authenticator: authenticator, boundHost: configuration.host))
         }
         router.add(middleware: AuthMiddleware(authenticator: authenticator))
+        let ledger = RouteLedger()
+        let routes = Routes(router: router, ledger: ledger)
         let lookup = SessionLookup(catalog: catalog, supervisor: supervisor)
         let events = EventWriter(catalog: catalog)
-        HealthRoutes(authenticator: authenticator, chat: chat).register(on: router)
-        SessionRoutes(catalog: catalog, lookup: lookup).register(on: router)
-        SteeringRoutes(catalog: catalog, roots: WorkspaceRoots(roots), lookup: lookup, events: events).register(on: router)
-        RobotRoutes(catalog: catalog, lookup: lookup, events: events).register(on: router)
         let workspaceRoots = WorkspaceRoots(roots)
         let selector = WorkspaceSelector(roots: workspaceRoots, lookup: lookup)
-        LibraryRoutes(selector: selector, roots: workspaceRoots, supervisor: supervisor).register(on: router)
-        WorkspaceRoutes(selector: selector).register(on: router)
-        LoopRoutes(selector: selector, roots: workspaceRoots, supervisor: supervisor, catalog: catalog).register(on: router)
-        HostRoutes(sampler: hostSampler).register(on: router)
+        HealthRoutes(authenticator: authenticator, chat: chat).register(on: routes)
+        SessionRoutes(catalog: catalog, lookup: lookup).register(on: routes)
+        SteeringRoutes(catalog: catalog, roots: workspaceRoots, lookup: lookup, events: events).register(on: routes)
+        RobotRoutes(catalog: catalog, lookup: lookup, events: events).register(on: routes)
+        LibraryRoutes(selector: selector, roots: workspaceRoots, supervisor: supervisor).register(on: routes)
+        WorkspaceRoutes(selector: selector).register(on: routes)
+        LoopRoutes(selector: selector, roots: workspaceRoots, supervisor: supervisor, catalog: catalog).register(on: routes)
+        HostRoutes(sampler: hostSampler).register(on: routes)
         EventStreamRoutes(catalog: catalog, hub: hub, lookup: lookup, watchdog: watchdog).register(on: router)
-        KeyRoutes(keyStore: keyStore).register(on: router)
+        KeyRoutes(keyStore: keyStore).register(on: routes)
         ConversationRoutes(chat: chat, watchdog: watchdog).register(on: router)
         AutoReplyRoutes(chat: chat).register(on: router)
-        WebLoginRoutes(authenticator: authenticator, keyStore: keyStore).register(on: router)
-        WebRoutes(assets: webAssets).register(on: router)
+        WebLoginRoutes(authenticator: authenticator, keyStore: keyStore).register(on: routes)
+        WebRoutes(assets: webAssets).register(on: routes)
         routeTable.record(router.routes.map { ($0.path, $0.method.rawValue) })
+        return (router, ledger)
+    }
 
+    /// The Hummingbird application. `onServerRunning` receives the bound port (useful with port 0).
+    public func makeApplication(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        let router = makeRouter().router
         let logger = self.logger
         let configuration = self.configuration
         let authRequired = authenticator.authRequired
@@ -262,7 +269,8 @@ struct BackgroundService: Service {
             group.addTask {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .seconds(1))
-                    _ = try? await NIOThreadPool.singleton.runIfActive { keyStore.reloadIfChanged() }
+                    guard let outcome = try? await NIOThreadPool.singleton.runIfActive({ keyStore.reloadIfChanged() }) else { continue }
+                    KeyStore.log(outcome, path: keyStore.path, logger: logger)
                 }
             }
             try? await gracefulShutdown()

@@ -9,9 +9,8 @@ import Testing
 /// test until the table below says so: the access of a route is a decision, not an accident.
 @Suite("Route access table")
 struct RouteAccessTests {
-    /// `METHOD path` → access. "open" is anyone; a role is that role or above. A value ending in " (handler)" is a route
-    /// still registered on the router directly, whose handler checks the role with `context.require`
-    /// (ConversationRoutes, AutoReplyRoutes, EventStreamRoutes: to move into the role groups).
+    /// `METHOD path` → access. "open" is anyone; a role is that role or above. Every route is registered in a role
+    /// group: one registered on the router directly shows as "outside the groups" and fails.
     static let expected: [String: String] = [
         "GET /health": "open",
         "GET /api/health": "open",
@@ -57,37 +56,36 @@ struct RouteAccessTests {
         "POST /api/tasks": "admin", "PUT /api/tasks/{id}": "admin",
         "GET /api/keys": "admin", "POST /api/keys": "admin", "DELETE /api/keys/{id}": "admin",
 
-        "GET /api/sessions/{id}/events": "viewer (handler)",
-        "GET /api/events": "viewer (handler)",
-        "GET /api/conversations": "viewer (handler)",
-        "POST /api/conversations": "operator (handler)",
-        "GET /api/conversations/{id}": "viewer (handler)",
-        "PATCH /api/conversations/{id}": "operator (handler)",
-        "DELETE /api/conversations/{id}": "operator (handler)",
-        "GET /api/conversations/{id}/messages": "viewer (handler)",
-        "POST /api/conversations/{id}/messages": "operator (handler)",
-        "POST /api/conversations/{id}/interrupt": "operator (handler)",
-        "GET /api/conversations/{id}/events": "viewer (handler)",
-        "DELETE /api/conversations/{id}/session-rules/{rule}": "operator (handler)",
-        "GET /api/approvals": "viewer (handler)",
-        "POST /api/approvals/{id}": "operator (handler)",
-        "POST /api/approvals": "operator (handler)",
-        "GET /api/auto-reply/presets": "viewer (handler)",
-        "GET /api/conversations/{id}/auto-reply": "viewer (handler)",
-        "PUT /api/conversations/{id}/auto-reply": "operator (handler)",
-        "POST /api/conversations/{id}/auto-reply/start": "operator (handler)",
-        "POST /api/conversations/{id}/auto-reply/pause": "operator (handler)",
-        "POST /api/conversations/{id}/auto-reply/resume": "operator (handler)",
-        "POST /api/conversations/{id}/auto-reply/stop": "operator (handler)",
-        "POST /api/chat/auto-response/start": "operator (handler)",
-        "POST /api/chat/auto-response/pause": "operator (handler)",
-        "POST /api/chat/auto-response/resume": "operator (handler)",
-        "POST /api/chat/auto-response/stop": "operator (handler)",
-        "GET /api/chat/{id}/progress": "viewer (handler)",
+        "GET /api/sessions/{id}/events": "viewer",
+        "GET /api/events": "viewer",
+        "GET /api/conversations": "viewer",
+        "POST /api/conversations": "operator",
+        "GET /api/conversations/{id}": "viewer",
+        "PATCH /api/conversations/{id}": "operator",
+        "DELETE /api/conversations/{id}": "operator",
+        "GET /api/conversations/{id}/messages": "viewer",
+        "POST /api/conversations/{id}/messages": "operator",
+        "POST /api/conversations/{id}/interrupt": "operator",
+        "GET /api/conversations/{id}/events": "viewer",
+        "DELETE /api/conversations/{id}/session-rules/{rule}": "operator",
+        "GET /api/approvals": "viewer",
+        "POST /api/approvals/{id}": "operator",
+        "POST /api/approvals": "operator",
+        "GET /api/auto-reply/presets": "viewer",
+        "GET /api/conversations/{id}/auto-reply": "viewer",
+        "PUT /api/conversations/{id}/auto-reply": "operator",
+        "POST /api/conversations/{id}/auto-reply/start": "operator",
+        "POST /api/conversations/{id}/auto-reply/pause": "operator",
+        "POST /api/conversations/{id}/auto-reply/resume": "operator",
+        "POST /api/conversations/{id}/auto-reply/stop": "operator",
+        "POST /api/chat/auto-response/start": "operator",
+        "POST /api/chat/auto-response/pause": "operator",
+        "POST /api/chat/auto-response/resume": "operator",
+        "POST /api/chat/auto-response/stop": "operator",
+        "GET /api/chat/{id}/progress": "viewer",
     ]
 
-    /// The roles of handler-checked routes, as the table states them (they are checked by requests in
-    /// ``RouterRuleTests``).
+    /// The role a table entry names (nil for "open").
     static func role(of access: String) -> Role? {
         Role(rawValue: String(access.prefix { $0 != " " }))
     }
@@ -101,11 +99,7 @@ struct RouteAccessTests {
         for route in router.routes {
             let key = "\(route.method.rawValue) \(route.path)"
             let access = ledger.access(method: route.method.rawValue, path: route.path.description)
-            actual[key] = access?.description ?? "? (handler)"
-        }
-        for (key, value) in actual where value == "? (handler)" {
-            // Registered outside the role groups: the table must say which role the handler checks.
-            actual[key] = Self.expected[key].flatMap { $0.hasSuffix(" (handler)") ? $0 : nil } ?? value
+            actual[key] = access?.description ?? "outside the groups"
         }
         #expect(actual.count == router.routes.count, "a route is registered twice")
         for key in Set(actual.keys).union(Self.expected.keys).sorted() {

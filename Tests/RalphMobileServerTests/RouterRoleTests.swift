@@ -7,8 +7,7 @@ import Testing
 @testable import RalphMobileServer
 
 /// Every route of the table in ``RouteAccessTests``, asked in process: without a key it is 401 (unless open), and with
-/// a key whose role is too small it is 403 `forbidden: needs <role>` — for the routes in role groups and for those
-/// whose handler still checks.
+/// a key whose role is too small it is 403 `forbidden: needs <role>` (the role groups' check, before any handler).
 @Suite("Route roles, asked")
 struct RouterRoleTests {
     static let cliKey = "admin-secret-for-router-role-tests"

@@ -7,19 +7,16 @@ import RalphAPI
 struct AutoReplyRoutes {
     let chat: ChatService
 
-    func register(on router: Router<AppRequestContext>) {
-        router.get("/api/auto-reply/presets") { _, context in
-            try context.require(.viewer)
+    func register(on routes: Routes) {
+        routes.viewer.get("/api/auto-reply/presets") { _, context in
             return JSONResponse.make(AutoReplySettings.presets)
         }
-        router.get("/api/conversations/{id}/auto-reply") { _, context in
-            try context.require(.viewer)
+        routes.viewer.get("/api/conversations/{id}/auto-reply") { _, context in
             return JSONResponse.make(try await chat.autoReplyStatus(ConversationRoutes.id(context)))
         }
         // Settings: a whole or partial JSON object (missing fields take their defaults), or `?preset=<name>`;
         // `?default=true` also makes them the defaults of new conversations in the same directory.
-        router.put("/api/conversations/{id}/auto-reply") { request, context in
-            try context.require(.operator)
+        routes.operator.put("/api/conversations/{id}/auto-reply") { request, context in
             let id = try ConversationRoutes.id(context)
             let query = request.uri.queryParameters
             let settings: AutoReplySettings
@@ -34,34 +31,29 @@ struct AutoReplyRoutes {
             let asDefault = try ConversationRoutes.bool(query["default"].map(String.init), name: "default") ?? false
             return JSONResponse.make(try await chat.setAutoReply(id, settings, asDefault: asDefault))
         }
-        router.post("/api/conversations/{id}/auto-reply/start") { request, context in
-            try context.require(.operator)
+        routes.operator.post("/api/conversations/{id}/auto-reply/start") { request, context in
             let id = try ConversationRoutes.id(context)
             let settings = try await Self.optionalSettings(request, context)
             return JSONResponse.make(try await chat.autoReply(id, .start(settings)))
         }
         for (verb, command) in [("pause", ChatService.AutoReplyCommand.pause), ("resume", .resume), ("stop", .stop)] {
-            router.post("/api/conversations/{id}/auto-reply/\(verb)") { _, context in
-                try context.require(.operator)
+            routes.operator.post("/api/conversations/{id}/auto-reply/\(verb)") { _, context in
                 return JSONResponse.make(try await chat.autoReply(ConversationRoutes.id(context), command))
             }
         }
 
         // Aliases documented by the app we replace (`sessionId` is the conversation id).
-        router.post("/api/chat/auto-response/start") { request, context in
-            try context.require(.operator)
+        routes.operator.post("/api/chat/auto-response/start") { request, context in
             let body = try await request.decode(as: AutoResponseStartRequest.self, context: context)
             return JSONResponse.make(try await chat.autoReply(body.sessionId, .start(body.settings)))
         }
         for (verb, command) in [("pause", ChatService.AutoReplyCommand.pause), ("resume", .resume), ("stop", .stop)] {
-            router.post("/api/chat/auto-response/\(verb)") { request, context in
-                try context.require(.operator)
+            routes.operator.post("/api/chat/auto-response/\(verb)") { request, context in
                 let body = try await request.decode(as: AutoResponseSessionRequest.self, context: context)
                 return JSONResponse.make(try await chat.autoReply(body.sessionId, command))
             }
         }
-        router.get("/api/chat/{id}/progress") { _, context in
-            try context.require(.viewer)
+        routes.viewer.get("/api/chat/{id}/progress") { _, context in
             return JSONResponse.make(AutoResponseProgressAlias(try await chat.autoReplyStatus(ConversationRoutes.id(context)).progress))
         }
     }

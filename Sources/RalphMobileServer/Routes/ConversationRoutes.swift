@@ -10,9 +10,8 @@ struct ConversationRoutes {
     let chat: ChatService
     let watchdog: StreamWatchdog
 
-    func register(on router: Router<AppRequestContext>) {
-        router.get("/api/conversations") { request, context in
-            try context.require(.viewer)
+    func register(on routes: Routes) {
+        routes.viewer.get("/api/conversations") { request, context in
             let query = request.uri.queryParameters
             let limit = try Self.limit(query["limit"].map(String.init), default: 30)
             let pinned = try Self.bool(query["pinned"].map(String.init), name: "pinned")
@@ -20,56 +19,47 @@ struct ConversationRoutes {
             let cursor = query["cursor"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
             return JSONResponse.make(try await chat.list(limit: limit, cursor: cursor, pinned: pinned, includeArchived: archived))
         }
-        router.post("/api/conversations") { request, context in
-            try context.require(.operator)
+        routes.operator.post("/api/conversations") { request, context in
             let body = try await request.decode(as: CreateConversationRequest.self, context: context)
             let conversation = try await chat.create(body)
             var response = JSONResponse.make(conversation, status: .created)
             response.headers[.location] = "/api/conversations/\(conversation.id)"
             return response
         }
-        router.get("/api/conversations/{id}") { _, context in
-            try context.require(.viewer)
+        routes.viewer.get("/api/conversations/{id}") { _, context in
             return JSONResponse.make(try await chat.conversation(Self.id(context)))
         }
-        router.patch("/api/conversations/{id}") { request, context in
-            try context.require(.operator)
+        routes.operator.patch("/api/conversations/{id}") { request, context in
             let body = try await request.decode(as: PatchConversationRequest.self, context: context)
             return JSONResponse.make(try await chat.patch(Self.id(context), body))
         }
-        router.delete("/api/conversations/{id}") { _, context in
-            try context.require(.operator)
+        routes.operator.delete("/api/conversations/{id}") { _, context in
             let id = try Self.id(context)
             try await chat.delete(id)
             return JSONResponse.make(ConversationRemoved(id: id))
         }
-        router.get("/api/conversations/{id}/messages") { request, context in
-            try context.require(.viewer)
+        routes.viewer.get("/api/conversations/{id}/messages") { request, context in
             let query = request.uri.queryParameters
             let limit = try Self.limit(query["limit"].map(String.init), default: 50)
             let before = query["before"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
             return JSONResponse.make(try await chat.messages(Self.id(context), before: before, limit: limit))
         }
-        router.post("/api/conversations/{id}/messages") { request, context in
-            try context.require(.operator)
+        routes.operator.post("/api/conversations/{id}/messages") { request, context in
             let id = try Self.id(context)
             let body = try await request.decode(as: SendMessageRequest.self, context: context)
             return JSONResponse.make(try await chat.send(id, body), status: .accepted)
         }
-        router.post("/api/conversations/{id}/interrupt") { _, context in
-            try context.require(.operator)
+        routes.operator.post("/api/conversations/{id}/interrupt") { _, context in
             return JSONResponse.make(try await chat.interrupt(Self.id(context)), status: .accepted)
         }
-        router.get("/api/conversations/{id}/events") { request, context in try await events(request, context) }
-        router.delete("/api/conversations/{id}/session-rules/{rule}") { _, context in
-            try context.require(.operator)
+        routes.viewer.get("/api/conversations/{id}/events") { request, context in try await events(request, context) }
+        routes.operator.delete("/api/conversations/{id}/session-rules/{rule}") { _, context in
             let id = try Self.id(context)
             let rule = context.parameters.get("rule") ?? ""
             return JSONResponse.make(try await chat.revokeRule(id, ruleID: rule))
         }
 
-        router.get("/api/approvals") { request, context in
-            try context.require(.viewer)
+        routes.viewer.get("/api/approvals") { request, context in
             let query = request.uri.queryParameters
             var state: ApprovalState? = .pending
             if let raw = query["state"].map(String.init) {
@@ -85,14 +75,12 @@ struct ConversationRoutes {
             let conversation = query["conversation"].map(String.init)
             return JSONResponse.make(ApprovalList(approvals: try await chat.approvals(state: state, conversationID: conversation)))
         }
-        router.post("/api/approvals/{id}") { request, context in
-            try context.require(.operator)
+        routes.operator.post("/api/approvals/{id}") { request, context in
             let id = context.parameters.get("id") ?? ""
             let body = try await request.decode(as: ApprovalDecisionRequest.self, context: context)
             return JSONResponse.make(try await chat.decide(id, body, by: Self.caller(context)))
         }
-        router.post("/api/approvals") { request, context in
-            try context.require(.operator)
+        routes.operator.post("/api/approvals") { request, context in
             let body = try await request.decode(as: BatchApprovalRequest.self, context: context)
             guard !body.ids.isEmpty else { throw APIError.invalidBody("ids cannot be empty") }
             guard body.ids.count <= 200 else { throw APIError.invalidBody("at most 200 ids at a time") }
@@ -141,7 +129,6 @@ struct ConversationRoutes {
 
     /// `GET /api/conversations/{id}/events`: stored events after the client's cursor, then live ones.
     func events(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        try context.require(.viewer)
         let id = try Self.id(context)
         // Right after a start, this waits until conversations are opened (and what the last server left is settled).
         let feed = try await chat.feed(id)

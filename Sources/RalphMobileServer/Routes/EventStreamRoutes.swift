@@ -19,9 +19,9 @@ struct EventStreamRoutes {
 
     static let defaultHistory = 200
 
-    func register(on router: Router<AppRequestContext>) {
-        router.get("/api/sessions/{id}/events") { request, context in try await sessionEvents(request, context) }
-        router.get("/api/events") { request, context in try await globalEvents(request, context) }
+    func register(on routes: Routes) {
+        routes.viewer.get("/api/sessions/{id}/events") { request, context in try await sessionEvents(request, context) }
+        routes.viewer.get("/api/events") { request, context in try await globalEvents(request, context) }
     }
 
     /// The server closes the connection when a stream ends, so clients must not put it back in a keep-alive pool.
@@ -65,7 +65,6 @@ struct EventStreamRoutes {
     // MARK: - Session stream
 
     func sessionEvents(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        try context.require(.viewer)
         let id: String
         switch try await lookup.target(context.parameters.get("id") ?? "") {
         case .run(let snapshot):

@@ -8,7 +8,7 @@ extension ChatService {
         guard let value else { return nil }
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { return nil }
-        if trimmed.count > maxTitleLength { throw .invalidBody("title is longer than \(maxTitleLength) characters") }
+        try TextLimit.conversationTitle.check(trimmed, field: "title")
         if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             throw .invalidBody("title contains a control character")
         }

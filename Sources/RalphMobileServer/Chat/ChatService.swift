@@ -22,9 +22,6 @@ public final class ChatService: Sendable {
         }
     }
 
-    /// Longest message text accepted.
-    public static let maxTextLength = 100_000
-    public static let maxTitleLength = 200
 
     let store: ChatStore
     let chatHub: ChatHub
@@ -162,10 +159,7 @@ public final class ChatService: Sendable {
     // MARK: - Turns
 
     func send(_ id: String, _ request: SendMessageRequest) async throws(APIError) -> SendMessageResponse {
-        let text = request.text
-        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw .invalidBody("text cannot be empty") }
-        if text.utf8.count > Self.maxTextLength { throw .invalidBody("text is longer than \(Self.maxTextLength) bytes") }
-        if text.unicodeScalars.contains("\u{0}") { throw .invalidBody("text contains a NUL character") }
+        let text = try TextLimit.chatMessage.freeText(request.text, field: "text")
         let worker = try await worker(id)
         let mode = request.mode ?? .queue
         // A person wrote: in the same step, a running auto-reply loop takes note (and pauses unless overrides are allowed).

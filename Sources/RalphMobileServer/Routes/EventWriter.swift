@@ -7,9 +7,6 @@ import RalphFiles
 struct EventWriter: Sendable {
     let catalog: RunCatalog
 
-    /// Longest text accepted in a steering message, answer or guidance.
-    static let maxTextLength = 64 * 1024
-
     /// Appends `{"payload":…,"topic":…,"ts":…}` (the line `ralph emit` writes) to the run's file with one `O_APPEND`
     /// write, and returns its id. The run must be live (running or paused): ralph reads new lines at the end of each
     /// iteration, and a finished run reads nothing. The file is opened from the descriptor of the run's root with no
@@ -47,13 +44,5 @@ struct EventWriter: Sendable {
         } catch {
             throw .internalError("could not write to the run's events file: \(error)")
         }
-    }
-
-    /// Checks free text from a request: not blank, not too long, no NUL.
-    static func text(_ value: String, field: String) throws(APIError) -> String {
-        if value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw .invalidBody("\(field) cannot be empty") }
-        if value.utf8.count > maxTextLength { throw .invalidBody("\(field) is longer than \(maxTextLength) bytes") }
-        if value.unicodeScalars.contains("\u{0}") { throw .invalidBody("\(field) contains a NUL character") }
-        return value
     }
 }

@@ -22,6 +22,8 @@ struct TextLimit: Sendable, Hashable {
     static let steering = TextLimit(maximum: 64 * 1024)
     /// A chat message to the agent CLI (``ChatService``'s limit; its turn takes more than ralph's event line).
     static let chatMessage = TextLimit(maximum: 100_000)
+    /// A conversation's title (a list row).
+    static let conversationTitle = TextLimit(maximum: 200, unit: .characters)
     /// A task's title (a line in `tasks.jsonl`).
     static let taskTitle = TextLimit(maximum: 4096)
     /// A task's description.

@@ -383,8 +383,8 @@ struct AutoReplyMachineTests {
         _ = try m.handle(.resume(now: Self.at(minutes: 1), conversationIdle: true))
         _ = try Self.end(&m, Self.work(1), at: Self.at(minutes: 2))
         #expect(m.isAwaitingJudgement)
-        let data = try JSONEncoder().encode(m)
-        let decoded = try JSONDecoder().decode(Machine.self, from: data)
+        let data = try WireJSON.encode(m)
+        let decoded = try WireJSON.decode(Machine.self, from: data)
         #expect(decoded == m)
         #expect(decoded.progress(now: Self.at(minutes: 3)) == m.progress(now: Self.at(minutes: 3)))
 
@@ -403,7 +403,7 @@ struct AutoReplyMachineTests {
         var stopped = paused
         _ = try stopped.handle(.stop(now: Self.at(minutes: 4)))
         for machine in [paused, stopped, Machine(conversationID: "c9", settings: AutoReplySettings())] {
-            #expect(try JSONDecoder().decode(Machine.self, from: JSONEncoder().encode(machine)) == machine)
+            #expect(try WireJSON.decode(Machine.self, from: WireJSON.encode(machine)) == machine)
         }
     }
 }

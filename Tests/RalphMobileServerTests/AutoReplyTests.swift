@@ -54,7 +54,7 @@ struct AutoReplyTests {
         let c = try await f.create()
         let stream = try await f.events(c.id)
         let prompt = model(["bash make"], ["say built {turn}"])
-        let body = try String(decoding: JSONEncoder().encode(AutoReplySettings(mode: .messageBased, maxMessages: 2, nextPrompt: NextPrompt(strategy: .fixed, text: prompt))), as: UTF8.self)
+        let body = try String(decoding: WireJSON.encode(AutoReplySettings(mode: .messageBased, maxMessages: 2, nextPrompt: NextPrompt(strategy: .fixed, text: prompt))), as: UTF8.self)
         #expect(try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/start", body).status == 200)
         for cycle in 1...2 {
             let asked = try await stream.messages(until: "permission_required", timeout: 30)
@@ -78,7 +78,7 @@ struct AutoReplyTests {
         let global = try await SSETestClient.connect(f.base + "/api/events")
         _ = try await global.messages(until: "ready")
         let prompt = model(["say I cannot continue: credentials required for the deploy. Please add your API key."])
-        let body = try String(decoding: JSONEncoder().encode(AutoReplySettings(mode: .untilCompletion, nextPrompt: NextPrompt(strategy: .fixed, text: prompt))), as: UTF8.self)
+        let body = try String(decoding: WireJSON.encode(AutoReplySettings(mode: .untilCompletion, nextPrompt: NextPrompt(strategy: .fixed, text: prompt))), as: UTF8.self)
         #expect(try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/start", body).status == 200)
         let notice = try await global.messages(until: "auto_reply.notice", timeout: 30)
         let progress = try #require(notice.last?.json)
@@ -98,7 +98,7 @@ struct AutoReplyTests {
         let f = try await ChatFixture.start()
         let c = try await f.create()
         let prompt = model(["say working", "hang"])
-        let body = try String(decoding: JSONEncoder().encode(AutoReplySettings(mode: .smartStop, nextPrompt: NextPrompt(strategy: .fixed, text: prompt))), as: UTF8.self)
+        let body = try String(decoding: WireJSON.encode(AutoReplySettings(mode: .smartStop, nextPrompt: NextPrompt(strategy: .fixed, text: prompt))), as: UTF8.self)
         #expect(try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/start", body).status == 200)
         try await eventually(20, "the first prompt") { try await userLines(f, c.id).count == 1 }
         await f.server.stop()
@@ -159,7 +159,7 @@ struct AutoReplyTests {
         #expect(try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/stop").status == 409)
         let prompt = model(["hang"])
         let settings = AutoReplySettings(mode: .smartStop, nextPrompt: NextPrompt(strategy: .fixed, text: prompt))
-        let body = try String(decoding: JSONEncoder().encode(AutoResponseStartRequest(sessionId: c.id, settings: settings)), as: UTF8.self)
+        let body = try String(decoding: WireJSON.encode(AutoResponseStartRequest(sessionId: c.id, settings: settings)), as: UTF8.self)
         let started = try await f.request(.POST, "/api/chat/auto-response/start", body)
         #expect(started.status == 200, "\(started.text)")
         let twice = try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/start")
@@ -190,7 +190,7 @@ struct AutoReplyTests {
             let first = model(["say Working on it. JUDGE:continue"])
             var settings = AutoReplySettings(mode: .smartStop, minConfidence: 0.9, nextPrompt: NextPrompt(strategy: .judge, text: first))
             settings.judge = JudgeSettings(baseUrl: llm.baseURL, model: "judge-model", timeoutSecs: 10)
-            let body = try String(decoding: JSONEncoder().encode(settings), as: UTF8.self)
+            let body = try String(decoding: WireJSON.encode(settings), as: UTF8.self)
             #expect(try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/start", body).status == 200)
             try await eventually(30, "the judge's prompt to be sent") { try await userLines(f, c.id).contains("Now write the tests.") }
             // The model echoes the judge's prompt; the judge gives 0.5 for it: below 0.9, so the loop goes on.
@@ -204,7 +204,7 @@ struct AutoReplyTests {
             let done = model(["say JUDGE:garbage All done. TASK COMPLETE"])
             var fallback = AutoReplySettings(mode: .smartStop, nextPrompt: NextPrompt(strategy: .fixed, text: done))
             fallback.judge = JudgeSettings(baseUrl: llm.baseURL, model: "judge-model", timeoutSecs: 10)
-            let body2 = try String(decoding: JSONEncoder().encode(fallback), as: UTF8.self)
+            let body2 = try String(decoding: WireJSON.encode(fallback), as: UTF8.self)
             #expect(try await f.request(.POST, "/api/conversations/\(d.id)/auto-reply/start", body2).status == 200)
             try await eventually(30, "the rules to stop the loop") {
                 let p = try await status(f, d.id).progress

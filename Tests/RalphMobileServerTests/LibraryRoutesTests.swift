@@ -144,14 +144,14 @@ struct LibraryRoutesTests {
             ("event_loop:\n  max_iterations: ten\n", "event_loop.max_iterations must be an integer"),
         ]
         for (content, problem) in rejected {
-            let result = try await l.send("/config/import", .post, try String(decoding: JSONEncoder().encode(ConfigImportRequest(content: content)), as: UTF8.self))
+            let result = try await l.send("/config/import", .post, try String(decoding: WireJSON.encode(ConfigImportRequest(content: content)), as: UTF8.self))
             #expect(result.status == 400, "\(content)")
             #expect(result.text.hasPrefix(#"{"error":"invalid_config: "#) && result.text.contains(problem), "\(result.text)")
         }
         #expect(try String(contentsOfFile: l.ws + "/ralph.yml", encoding: .utf8) == old, "refused imports change nothing")
 
         let valid = "event_loop:\n  max_iterations: 7\nsomething_new: ok\nhats:\n  b:\n    name: B\n    description: builds\n    triggers: [build.task]\n"
-        let imported = try await l.send("/config/import", .post, try String(decoding: JSONEncoder().encode(ConfigImportRequest(content: valid)), as: UTF8.self))
+        let imported = try await l.send("/config/import", .post, try String(decoding: WireJSON.encode(ConfigImportRequest(content: valid)), as: UTF8.self))
         #expect(imported.status == 200)
         let response = try imported.json(ConfigImportResponse.self)
         #expect(response.path == "ralph.yml" && response.status == "Configuration imported successfully")
@@ -170,7 +170,7 @@ struct LibraryRoutesTests {
         _ = try await l.get("/memories").json(ClientModels.Memories.self)
 
         let text = "# Memories\n\n## Fixes\n\n### mem-1737372200-beef\n> Retry on EINTR\n<!-- tags: io | created: 2026-02-01 -->\n"
-        let put = try await l.send("/memories", .put, try String(decoding: JSONEncoder().encode(MemoriesUpdate(content: text)), as: UTF8.self))
+        let put = try await l.send("/memories", .put, try String(decoding: WireJSON.encode(MemoriesUpdate(content: text)), as: UTF8.self))
         #expect(put.status == 200)
         #expect(try put.json(MemoriesContent.self).entries.map(\.type) == ["fix"])
         #expect(try String(contentsOfFile: l.ws + "/.ralph/agent/memories.md", encoding: .utf8) == text)

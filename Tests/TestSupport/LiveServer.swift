@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import RalphAPI
 import RalphMobileServer
 import ServiceLifecycle
 import Synchronization
@@ -88,7 +89,7 @@ public struct HTTPResult {
 
     public var text: String { String(decoding: body, as: UTF8.self) }
 
-    public func json<T: Decodable>(_ type: T.Type) throws -> T { try JSONDecoder().decode(T.self, from: body) }
+    public func json<T: Decodable>(_ type: T.Type) throws -> T { try WireJSON.decode(T.self, from: body) }
 
     /// The body as untyped JSON.
     public var object: Any? { try? JSONSerialization.jsonObject(with: body) }

@@ -40,7 +40,7 @@ func check<T: Codable & Equatable & Sendable>(_ type: T.Type, body: ByteBuffer, 
     RequestBodies.validate(value)
     let encoded: Data
     do {
-        encoded = try JSONEncoder().encode(value)
+        encoded = try WireJSON.encode(value)
     } catch {
         expect(false, "\(type): a decoded body does not encode again: \(error)")
         return

@@ -19,17 +19,17 @@ public func fuzzRequestBody(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 /// Decodes `body` as `type`, then checks a decoded value's round trip.
 func check<T: Codable & Equatable & Sendable>(_ type: T.Type, body: Data) {
-    guard let value = try? JSONDecoder().decode(type, from: body) else { return }
+    guard let value = try? WireJSON.decode(type, from: body) else { return }
     RequestBodies.validate(value)
     let encoded: Data
     do {
-        encoded = try JSONEncoder().encode(value)
+        encoded = try WireJSON.encode(value)
     } catch {
         expect(false, "\(type): a decoded body does not encode again: \(error)")
         return
     }
     do {
-        let again = try JSONDecoder().decode(type, from: encoded)
+        let again = try WireJSON.decode(type, from: encoded)
         expect(again == value, "\(type): decoded \(value), encoded and decoded again \(again)")
     } catch {
         expect(false, "\(type): \(String(decoding: encoded, as: UTF8.self)) (a decoded body, encoded again) does not decode: \(error)")

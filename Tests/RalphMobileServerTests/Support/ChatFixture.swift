@@ -96,7 +96,7 @@ final class ChatFixture: Sendable {
     }
 
     func json(_ value: some Encodable) -> String {
-        String(decoding: try! JSONEncoder().encode(value), as: UTF8.self)
+        String(decoding: try! WireJSON.encode(value), as: UTF8.self)
     }
 
     func create(cwd: String = "app", title: String? = nil) async throws -> Conversation {

@@ -40,13 +40,10 @@ extension CatalogEngine {
     func restore(_ tail: Tail, from entry: RunIndexStore.Entry, indexed: Bool) {
         if !entry.state.hasDetails { detailsDropped += 1 }
         let id = tail.location.id
-        tail.splitter = LineSplitter(offset: entry.offset, maxLineBytes: configuration.maxLineBytes)
-        tail.lineCount = entry.state.lineCount
-        tail.head = entry.head
-        tail.end = entry.tail
-        tail.device = entry.device
-        tail.inode = entry.inode
-        tail.indexed = indexed ? (entry.state.lineCount, tail.generation) : nil
+        tail.known.restore(
+            offset: entry.offset, lineCount: entry.state.lineCount, head: entry.head, end: entry.tail, device: entry.device, inode: entry.inode,
+            indexed: indexed
+        )
         catalog.shared.withLock { s in
             s.runs[id]?.state = entry.state
             s.runs[id]?.checkpoints = entry.checkpoints
@@ -171,7 +168,7 @@ extension CatalogEngine {
         guard let index, !indexQueue.isEmpty else { return }
         let deadline = Date().timeIntervalSince1970 + budget
         while let id = indexQueue.popLast() {
-            if let tail = tails[id], tail.needsIndexing { saveIndexEntry(tail, into: index) }
+            if let tail = tails[id], tail.known.needsIndexing { saveIndexEntry(tail, into: index) }
             if Date().timeIntervalSince1970 >= deadline { break }
         }
         if indexQueue.isEmpty { returnFreedMemory() }
@@ -186,21 +183,21 @@ extension CatalogEngine {
 
     func saveIndexEntry(_ tail: Tail, into index: RunIndexStore) {
         let id = tail.location.id
-        guard let device = tail.device, let inode = tail.inode, let snapshot = catalog.snapshot(id: id), snapshot.state.hasDetails,
-            snapshot.state.lineCount == tail.lineCount, snapshot.generation == tail.generation
+        guard let device = tail.known.device, let inode = tail.known.inode, let snapshot = catalog.snapshot(id: id), snapshot.state.hasDetails,
+            snapshot.state.lineCount == tail.known.lineCount, snapshot.generation == tail.known.generation
         else { return }
-        let offset = tail.splitter.lineStart
+        let offset = tail.known.splitter.lineStart
         // The head and end bytes were read with the lines; the file must still be that file for them to mean anything.
-        guard tail.end.count == min(RunIndexStore.tailSize, offset), tail.head.count >= min(Self.headSize, offset),
+        guard tail.known.end.count == min(RunIndexStore.tailSize, offset), tail.known.head.count >= min(Self.headSize, offset),
             let status = FileSystem.status(tail.location.file), status.device == device, status.inode == inode, status.size >= offset
         else { return }
         let entry = RunIndexStore.Entry(
-            file: tail.location.file, device: device, inode: inode, offset: offset, head: tail.head, tail: tail.end, checkpoints: snapshot.checkpoints,
+            file: tail.location.file, device: device, inode: inode, offset: offset, head: tail.known.head, tail: tail.known.end, checkpoints: snapshot.checkpoints,
             state: snapshot.state
         )
         do {
             try index.save(entry, id: id)
-            tail.indexed = (tail.lineCount, tail.generation)
+            tail.known.indexed = (tail.known.lineCount, tail.known.generation)
             dropDetailsIfFinished(tail)
         } catch {
             // At most one warning a minute; not retried until the run changes again.
@@ -209,7 +206,7 @@ extension CatalogEngine {
                 lastIndexWarning = now
                 logger.warning("cannot write the run index", metadata: ["id": "\(id)", "error": "\(error)"])
             }
-            tail.indexed = (tail.lineCount, tail.generation)
+            tail.known.indexed = (tail.known.lineCount, tail.known.generation)
         }
     }
 
@@ -218,10 +215,10 @@ extension CatalogEngine {
     /// A finished run whose index entry is current keeps only what the list needs in memory; its details are read back
     /// from the entry when asked for (``RunCatalog/detailedSnapshot(id:)``) or when the file grows again.
     func dropDetailsIfFinished(_ tail: Tail) {
-        guard index != nil, configuration.dropFinishedDetails, !tail.needsIndexing else { return }
+        guard index != nil, configuration.dropFinishedDetails, !tail.known.needsIndexing else { return }
         let id = tail.location.id
         let dropped = catalog.shared.withLock { s -> Bool in
-            guard let run = s.runs[id], run.state.hasDetails, !run.isLive, run.state.lineCount == tail.lineCount else { return false }
+            guard let run = s.runs[id], run.state.hasDetails, !run.isLive, run.state.lineCount == tail.known.lineCount else { return false }
             s.runs[id]!.state.dropDetails()
             return true
         }
@@ -232,18 +229,18 @@ extension CatalogEngine {
     /// new lines are folded in. False if neither works.
     func restoreDetails(_ tail: Tail) -> Bool {
         let id = tail.location.id
-        guard let device = tail.device, let inode = tail.inode else { return false }
+        guard let device = tail.known.device, let inode = tail.known.inode else { return false }
         var state: RunState?
         if let index, let entry = try? index.load(id: id), entry.file == tail.location.file, entry.device == device, entry.inode == inode,
-            entry.offset == tail.splitter.lineStart, entry.state.lineCount == tail.lineCount
+            entry.offset == tail.known.splitter.lineStart, entry.state.lineCount == tail.known.lineCount
         {
             state = entry.state
         } else {
             state = try? EventFileReader.foldState(
-                file: tail.location.file, device: device, inode: inode, lines: tail.lineCount, maxLineBytes: configuration.maxLineBytes
+                file: tail.location.file, device: device, inode: inode, lines: tail.known.lineCount, maxLineBytes: configuration.maxLineBytes
             )
         }
-        guard let state, state.lineCount == tail.lineCount else {
+        guard let state, state.lineCount == tail.known.lineCount else {
             logger.warning("cannot read back the details of a finished run", metadata: ["id": "\(id)"])
             return false
         }

@@ -10,28 +10,14 @@ import Darwin
 
 /// The catalog's thread: discovery, tailing, liveness. Confined to that thread; publishes into `catalog.shared`.
 final class CatalogEngine {
-    /// Tail state of one run file.
+    /// A run file being tailed: where it is, and what is known about it (which decides reset or continue).
     final class Tail {
         let location: RunLocation
-        var device: UInt64?
-        var inode: UInt64?
-        var splitter: LineSplitter
-        var lineCount = 0
-        var generation = 0
-        var lastSize = -1
-        /// The file's first bytes as last read: a file rewritten in place (same inode, not shorter) shows up here.
-        var head: [UInt8] = []
-        /// The bytes that end at the splitter's line start (up to ``RunIndexStore/tailSize``), read with the lines
-        /// themselves: what an index entry checks the file against.
-        var end: [UInt8] = []
-        /// What the on-disk index holds for this run (nil: nothing current).
-        var indexed: (lineCount: Int, generation: Int)?
-
-        var needsIndexing: Bool { indexed?.lineCount != lineCount || indexed?.generation != generation }
+        var known: RunTail
 
         init(location: RunLocation, maxLineBytes: Int) {
             self.location = location
-            self.splitter = LineSplitter(offset: 0, maxLineBytes: maxLineBytes)
+            self.known = RunTail(maxLineBytes: maxLineBytes)
         }
     }
 
@@ -106,7 +92,7 @@ final class CatalogEngine {
             // Entries of runs that are gone are dropped; runs folded from their files are written in the background.
             let stored = index.storedIDs()
             for id in stored where tails[id] == nil { index.remove(id: id) }
-            indexQueue = tails.values.filter(\.needsIndexing).map(\.location.id).sorted()
+            indexQueue = tails.values.filter(\.known.needsIndexing).map(\.location.id).sorted()
         }
         // The first pass's reading and folding leave freed heap behind; hand it back now.
         returnFreedMemory(always: true)
@@ -199,16 +185,16 @@ final class CatalogEngine {
             if index != nil {
                 if t >= nextIndexSave {
                     let queued = Set(indexQueue)
-                    indexQueue += tails.values.filter { $0.needsIndexing && !queued.contains($0.location.id) }.map(\.location.id)
+                    indexQueue += tails.values.filter { $0.known.needsIndexing && !queued.contains($0.location.id) }.map(\.location.id)
                     nextIndexSave = t + configuration.indexInterval
-                    for tail in tails.values where !tail.needsIndexing { dropDetailsIfFinished(tail) }
+                    for tail in tails.values where !tail.known.needsIndexing { dropDetailsIfFinished(tail) }
                 }
                 saveQueuedIndexEntries(budget: 0.02)
             }
         }
         if index != nil {
             // What changed since the last save, so the next start reads only what is appended after this moment.
-            indexQueue = tails.values.filter(\.needsIndexing).map(\.location.id)
+            indexQueue = tails.values.filter(\.known.needsIndexing).map(\.location.id)
             saveQueuedIndexEntries(budget: .infinity)
         }
         let (waiting, pausing, syncing) = catalog.shared.withLock { s in
@@ -385,16 +371,16 @@ final class CatalogEngine {
         } else {
             restored = restoreFromIndex(tail)
         }
-        let linesBefore = restored ? tail.lineCount : 0
+        let linesBefore = restored ? tail.known.lineCount : 0
         var outcome = readNew(tail, announce: false)
         // The first pass reads every file whole; later, a huge new file is read on in turns with the other runs.
         while outcome == .more, !startup.ready, !isStopping { outcome = readNew(tail, announce: false) }
         if outcome == .more { dirtyRuns.insert(location.id) }
-        if !tail.needsIndexing { dropDetailsIfFinished(tail) }
+        if !tail.known.needsIndexing { dropDetailsIfFinished(tail) }
         if !startup.ready {
             // (Progress is logged by the first pass's workers.)
             if restored { startup.restored += 1 } else { startup.folded += 1 }
-            startup.lines += tail.lineCount - linesBefore
+            startup.lines += tail.known.lineCount - linesBefore
         }
         if let added = catalog.snapshot(id: location.id) {
             logger.debug("run added", metadata: ["id": "\(location.id)", "file": "\(location.file)", "lines": "\(added.state.lineCount)"])
@@ -415,13 +401,8 @@ final class CatalogEngine {
 
     func pollSizes() {
         for (id, tail) in tails {
-            guard let status = FileSystem.status(tail.location.file) else {
-                dirtyRuns.insert(id)
-                continue
-            }
-            if status.size != tail.lastSize || status.inode != tail.inode || status.device != tail.device {
-                dirtyRuns.insert(id)
-            }
+            let status = FileSystem.status(tail.location.file)
+            if tail.known.changed(device: status?.device, inode: status?.inode, size: status?.size) { dirtyRuns.insert(id) }
         }
     }
 
@@ -451,26 +432,21 @@ final class CatalogEngine {
         }
         defer { close(fd) }
         guard let status = FileSystem.status(fd: fd) else { return .failed }
-        var reset = false
-        if let inode = tail.inode, inode != status.inode || tail.device != status.device {
-            reset = true
-        } else if status.size < tail.splitter.offset {
-            reset = true
-        } else if !tail.head.isEmpty, Self.readHead(fd: fd, count: tail.head.count) != tail.head {
-            reset = true
-        }
-        if !reset, status.size > tail.splitter.offset, catalog.shared.withLock({ $0.runs[id]?.state.hasDetails == false }), !restoreDetails(tail) {
+        let observed = RunTail.Observation(
+            device: status.device, inode: status.inode, size: status.size,
+            head: tail.known.head.isEmpty ? [] : Self.readHead(fd: fd, count: tail.known.head.count)
+        )
+        var decision = tail.known.decide(observed)
+        if decision == .proceed, tail.known.grows(observed), catalog.shared.withLock({ $0.runs[id]?.state.hasDetails == false }), !restoreDetails(tail) {
             // Neither the index nor the file gives back the state folded so far: start over rather than fold on
             // into a state without its details.
-            reset = true
+            decision = .reset(.detailsLost)
         }
-        if reset {
-            logger.info("run file replaced or truncated; reading it again from the start", metadata: ["id": "\(id)"])
-            tail.splitter = LineSplitter(offset: 0, maxLineBytes: configuration.maxLineBytes)
-            tail.lineCount = 0
-            tail.head = []
-            tail.generation += 1
-            let generation = tail.generation
+        let reset = decision != .proceed
+        if case .reset(let reason) = decision {
+            logger.info("run file \(reason); reading it again from the start", metadata: ["id": "\(id)"])
+            tail.known.restart()
+            let generation = tail.known.generation
             catalog.shared.withLock { s in
                 guard var run = s.runs[id] else { return }
                 run.state = RunState()
@@ -479,8 +455,8 @@ final class CatalogEngine {
                 s.runs[id] = run
             }
         }
-        tail.device = status.device
-        tail.inode = status.inode
+        tail.known.device = status.device
+        tail.known.inode = status.inode
         catalog.shared.withLock { s in
             s.runs[id]?.device = status.device
             s.runs[id]?.inode = status.inode
@@ -490,7 +466,7 @@ final class CatalogEngine {
         var budget = Self.maxBytesPerRead
         var outcome = ReadOutcome.done
         while true {
-            let offset = tail.splitter.offset
+            let offset = tail.known.splitter.offset
             let n = FileSystem.pread(fd: fd, into: buffer, offset: offset)
             if n < 0 {
                 logger.warning("cannot read run file", metadata: ["file": "\(tail.location.file)", "errno": "\(errno)"])
@@ -500,13 +476,13 @@ final class CatalogEngine {
             if n == 0 { break }
             var lines: [DecodedLine] = []
             var checkpoints: [Int] = []
-            var lineNumber = tail.lineCount
-            tail.splitter.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) { piece in
+            var lineNumber = tail.known.lineCount
+            tail.known.splitter.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) { piece in
                 lineNumber += 1
                 lines.append(EventFileReader.decode(piece, line: lineNumber, maxLineBytes: configuration.maxLineBytes, checkpoints: &checkpoints))
                 return true
             }
-            tail.lineCount = lineNumber
+            tail.known.lineCount = lineNumber
             if !lines.isEmpty {
                 catalog.shared.withLock { s in
                     // Taken out and put back (one lookup per chunk, not per line; the state is uniquely held, so it
@@ -530,13 +506,11 @@ final class CatalogEngine {
                 break
             }
         }
-        tail.lastSize = status.size
-        if tail.head.count < Self.headSize, tail.splitter.offset > tail.head.count {
-            tail.head = Self.readHead(fd: fd, count: min(Self.headSize, tail.splitter.offset))
-        }
+        tail.known.lastSize = status.size
+        if let count = tail.known.headBytesWanted { tail.known.head = Self.readHead(fd: fd, count: count) }
         if index != nil {
-            let lineStart = tail.splitter.lineStart
-            tail.end = Self.readBytes(fd: fd, count: min(RunIndexStore.tailSize, lineStart), endingAt: lineStart) ?? []
+            let lineStart = tail.known.splitter.lineStart
+            tail.known.end = Self.readBytes(fd: fd, count: min(RunIndexStore.tailSize, lineStart), endingAt: lineStart) ?? []
         }
         if reset {
             if let snapshot = catalog.snapshot(id: id) { catalog.announce(.reset(snapshot)) }
@@ -546,7 +520,7 @@ final class CatalogEngine {
         return outcome
     }
 
-    static let headSize = 64
+    static var headSize: Int { RunTail.headSize }
 
     static func readHead(fd: Int32, count: Int) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)

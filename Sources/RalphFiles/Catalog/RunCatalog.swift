@@ -277,15 +277,14 @@ public final class RunCatalog: Sendable {
     /// A run with its details (hat flow, iterations, hat usage, tokens, backpressure, recent events), read back from
     /// the index — or, failing that, from the run file — when they were dropped from memory. Blocking: call it from a
     /// thread pool.
-    public func detailedSnapshot(id: String) throws(EventFileReader.ReadError) -> RunSnapshot? {
+    public func detailedSnapshot(id: String) throws(EventFileReader.ReadError) -> DetailedRun? {
         var attempts = 0
         while true {
-            guard var snapshot = snapshot(id: id) else { return nil }
-            if snapshot.state.hasDetails { return snapshot }
+            guard let snapshot = snapshot(id: id) else { return nil }
+            if let detailed = snapshot.detailed { return detailed }
             attempts += 1
             do {
-                snapshot.state = try details(of: snapshot)
-                return snapshot
+                return DetailedRun(snapshot: snapshot, state: try details(of: snapshot))
             } catch {
                 // The run moved on (lines appended, file replaced) while it was read: take it again as it is now.
                 if attempts >= 3 { throw error }
@@ -294,7 +293,7 @@ public final class RunCatalog: Sendable {
     }
 
     private func details(of snapshot: RunSnapshot) throws(EventFileReader.ReadError) -> RunState {
-        let lines = snapshot.state.lineCount
+        let lines = snapshot.summary.lineCount
         if let directory = configuration.indexDirectory, let entry = try? RunIndexStore(directory: directory).load(id: snapshot.id),
             entry.file == snapshot.location.file, entry.device == snapshot.device, entry.inode == snapshot.inode, entry.state.lineCount == lines
         {

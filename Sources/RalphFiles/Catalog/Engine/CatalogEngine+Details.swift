@@ -16,8 +16,8 @@ extension CatalogEngine {
         guard index != nil, configuration.dropFinishedDetails, !tail.known.needsIndexing else { return }
         let id = tail.location.id
         let dropped = catalog.shared.withLock { s -> Bool in
-            guard let run = s.runs[id], run.state.hasDetails, !run.isLive, run.state.lineCount == tail.known.lineCount else { return false }
-            s.runs[id]!.state.dropDetails()
+            guard let run = s.runs[id], run.details != nil, !run.isLive, run.summary.lineCount == tail.known.lineCount else { return false }
+            s.runs[id]!.details = nil
             return true
         }
         if dropped { detailsDropped += 1 }
@@ -43,14 +43,14 @@ extension CatalogEngine {
             return false
         }
         catalog.shared.withLock { s in
-            guard s.runs[id]?.state.hasDetails == false else { return }
-            s.runs[id]!.state = state
+            guard s.runs[id] != nil, s.runs[id]!.details == nil else { return }
+            s.runs[id]!.adopt(state)
         }
         return true
     }
 
     /// Whether the run's published state lacks its details (so they must come back before lines are folded in).
     func hasDroppedDetails(id: String) -> Bool {
-        catalog.shared.withLock { $0.runs[id]?.state.hasDetails == false }
+        catalog.shared.withLock { $0.runs[id].map { $0.details == nil } ?? false }
     }
 }

@@ -69,7 +69,7 @@ extension CatalogEngine {
         catalog.shared.withLock { $0.runs[location.id] = snapshot }
         let restored: Bool
         if let prepared {
-            restore(tail, from: prepared.entry, indexed: prepared.indexed)
+            restore(tail, from: prepared.entry, indexed: prepared.indexed, keepDetails: prepared.keepDetails)
             restored = prepared.fromIndex
         } else {
             restored = restoreFromIndex(tail)
@@ -86,7 +86,7 @@ extension CatalogEngine {
             startup.lines += tail.known.lineCount - linesBefore
         }
         if let added = catalog.snapshot(id: location.id) {
-            logger.debug("run added", metadata: ["id": "\(location.id)", "file": "\(location.file)", "lines": "\(added.state.lineCount)"])
+            logger.debug("run added", metadata: ["id": "\(location.id)", "file": "\(location.file)", "lines": "\(added.summary.lineCount)"])
             catalog.announce(.added(added))
         }
     }

@@ -16,6 +16,8 @@ extension CatalogEngine {
         var fromIndex: Bool
         /// The entry is what the index holds (read from it, or written by the worker that folded it).
         var indexed: Bool
+        /// False for a finished run whose entry is indexed: only its summary is kept in memory.
+        var keepDetails = true
     }
 
     /// Folds the runs found by the first discovery on every core (each run on one thread; the engine adds them in
@@ -60,7 +62,7 @@ extension CatalogEngine {
             }
             // A run that wrote loop.terminate is not live: its details wait in the index (so a first pass over a
             // thousand runs never holds a thousand full folds at once).
-            if prepared.indexed, dropFinished, prepared.entry.state.termination != nil { prepared.entry.state.dropDetails() }
+            if prepared.indexed, dropFinished, prepared.entry.state.termination != nil { prepared.keepDetails = false }
             results.withLock { $0[location.id] = prepared }
             let report = progress.withLock { p -> (done: Int, fromIndex: Int, lines: Int)? in
                 p.done += 1

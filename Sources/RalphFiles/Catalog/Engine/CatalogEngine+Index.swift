@@ -13,7 +13,7 @@ extension CatalogEngine {
     /// Restores `tail` and its snapshot from the index when the entry matches the file; true if it did.
     func restoreFromIndex(_ tail: Tail) -> Bool {
         guard let index, let entry = Self.indexEntry(for: tail.location, in: index, logger: logger) else { return false }
-        restore(tail, from: entry, indexed: true)
+        restore(tail, from: entry, indexed: true, keepDetails: true)
         return true
     }
 
@@ -37,15 +37,15 @@ extension CatalogEngine {
     }
 
     /// Sets a new run's tail and snapshot to a fold (`indexed`: the one its index entry holds).
-    func restore(_ tail: Tail, from entry: RunIndexStore.Entry, indexed: Bool) {
-        if !entry.state.hasDetails { detailsDropped += 1 }
+    func restore(_ tail: Tail, from entry: RunIndexStore.Entry, indexed: Bool, keepDetails: Bool) {
+        if !keepDetails { detailsDropped += 1 }
         let id = tail.location.id
         tail.known.restore(
             offset: entry.offset, lineCount: entry.state.lineCount, head: entry.head, end: entry.tail, device: entry.device, inode: entry.inode,
             indexed: indexed
         )
         catalog.shared.withLock { s in
-            s.runs[id]?.state = entry.state
+            s.runs[id]?.adopt(entry.state, keepDetails: keepDetails)
             s.runs[id]?.checkpoints = entry.checkpoints
             s.runs[id]?.device = entry.device
             s.runs[id]?.inode = entry.inode
@@ -99,8 +99,8 @@ extension CatalogEngine {
 
     func saveIndexEntry(_ tail: Tail, into index: RunIndexStore) {
         let id = tail.location.id
-        guard let device = tail.known.device, let inode = tail.known.inode, let snapshot = catalog.snapshot(id: id), snapshot.state.hasDetails,
-            snapshot.state.lineCount == tail.known.lineCount, snapshot.generation == tail.known.generation
+        guard let device = tail.known.device, let inode = tail.known.inode, let snapshot = catalog.snapshot(id: id), let state = snapshot.fold,
+            state.lineCount == tail.known.lineCount, snapshot.generation == tail.known.generation
         else { return }
         let offset = tail.known.splitter.lineStart
         // The head and end bytes were read with the lines; the file must still be that file for them to mean anything.
@@ -109,7 +109,7 @@ extension CatalogEngine {
         else { return }
         let entry = RunIndexStore.Entry(
             file: tail.location.file, device: device, inode: inode, offset: offset, head: tail.known.head, tail: tail.known.end, checkpoints: snapshot.checkpoints,
-            state: snapshot.state
+            state: state
         )
         do {
             try index.save(entry, id: id)

@@ -82,7 +82,7 @@ extension CatalogEngine {
         let generation = tail.known.generation
         catalog.shared.withLock { s in
             guard var run = s.runs[id] else { return }
-            run.state = RunState()
+            run.adopt(RunState())
             run.checkpoints = [0]
             run.generation = generation
             s.runs[id] = run
@@ -110,6 +110,9 @@ extension CatalogEngine {
                 return .failed
             }
             if n == 0 { return .done }
+            // A file that grew after it was observed: dropped details come back before anything is folded into them
+            // (if they cannot, nothing is consumed; the next read decides to start over).
+            if hasDroppedDetails(id: tail.location.id), !restoreDetails(tail) { return .more }
             let (lines, checkpoints) = split(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), of: tail)
             if !lines.isEmpty {
                 fold(lines, checkpoints: checkpoints, into: tail.location.id)
@@ -135,15 +138,20 @@ extension CatalogEngine {
         return (lines, checkpoints)
     }
 
-    /// Folds lines into the run's published state.
+    /// Folds lines into the run's published state (whose details ``decideReadStart`` made sure are in memory).
     func fold(_ lines: [DecodedLine], checkpoints: [Int], into id: String) {
-        catalog.shared.withLock { s in
+        let folded = catalog.shared.withLock { s -> Bool in
             // Taken out and put back (one lookup per chunk, not per line; the state is uniquely held, so it is folded
             // in place). Readers wait for the lock, so none sees it missing.
-            guard var run = s.runs.removeValue(forKey: id) else { return }
-            for line in lines { run.state.apply(line) }
+            guard var run = s.runs.removeValue(forKey: id) else { return true }
+            defer { s.runs[id] = run }
+            guard run.fold(lines) else { return false }
             run.checkpoints.append(contentsOf: checkpoints)
-            s.runs[id] = run
+            return true
+        }
+        if !folded {
+            // Reads restore dropped details before folding (see foldAppended), so this is a bug if it shows.
+            logger.error("lines read into a run whose details are not in memory; they were not folded", metadata: ["id": "\(id)"])
         }
     }
 

@@ -15,7 +15,7 @@ extension CatalogEngine {
         var containers: [String] = []
         var stateDirs: [String: (String, RunLocation.Layout, String)] = [:]
         var scans = configuration.roots.map { root in (root: root, candidates: RunDiscovery.workspaceCandidates(root: root)) }
-        for extra in catalog.shared.withLock({ $0.extraWorkspaces }) {
+        for extra in extraWorkspaces {
             scans.append((extra.root, RunDiscovery.workspaceCandidates(workspace: extra.workspace)))
         }
         for (root, candidates) in scans {

@@ -43,6 +43,10 @@ final class CatalogEngine {
     var dirtyRuns = Set<String>()
     var dirtyStateDirectories = Set<String>()
     var needsRescan = false
+    /// Workspaces to serve besides the discovered ones (e.g. where the server started a run in a nested directory).
+    var extraWorkspaces: [(workspace: String, root: String)] = []
+    /// Callers waiting for the thread to stop (answered by ``finish()``).
+    var finishWaiters: [CatalogCommand] = []
     let buffer: UnsafeMutableRawBufferPointer
     var index: RunIndexStore?
     /// Runs whose index entry is to be written, a few per pass of the loop so live events never wait long.
@@ -137,7 +141,7 @@ final class CatalogEngine {
         let pending = !dirtyRuns.isEmpty || !dirtyStateDirectories.isEmpty || needsRescan || !indexQueue.isEmpty
         let next = min(due.poll, due.rescan, due.liveness, index == nil ? .infinity : due.indexSave)
         waitForActivity(timeout: pending ? 0 : max(0, next - Self.now()))
-        if !serveRequests() { return false }
+        if !serveCommands() { return false }
         handleInotify()
         runPeriodicJobs(at: Self.now())
         return true

@@ -278,7 +278,7 @@ public final class RunCatalog: Sendable {
 
     private func details(of snapshot: RunSnapshot) throws(EventFileReader.ReadError) -> RunState {
         let lines = snapshot.summary.lineCount
-        if let directory = configuration.indexDirectory, let entry = try? RunIndexStore(directory: directory).load(id: snapshot.id),
+        if let directory = configuration.indexDirectory, let entry = RunIndexStore(directory: directory).load(id: snapshot.id, logger: logger),
             entry.file == snapshot.location.file, entry.device == snapshot.device, entry.inode == snapshot.inode, entry.state.lineCount == lines
         {
             return entry.state

@@ -29,17 +29,22 @@ extension CatalogEngine {
         let id = tail.location.id
         guard let device = tail.known.device, let inode = tail.known.inode else { return false }
         var state: RunState?
-        if let index, let entry = try? index.load(id: id), entry.file == tail.location.file, entry.device == device, entry.inode == inode,
+        if let index, let entry = index.load(id: id, logger: logger), entry.file == tail.location.file, entry.device == device, entry.inode == inode,
             entry.offset == tail.known.splitter.lineStart, entry.state.lineCount == tail.known.lineCount
         {
             state = entry.state
         } else {
-            state = try? EventFileReader.foldState(
-                file: tail.location.file, device: device, inode: inode, lines: tail.known.lineCount, maxLineBytes: configuration.maxLineBytes
-            )
+            do {
+                state = try EventFileReader.foldState(
+                    file: tail.location.file, device: device, inode: inode, lines: tail.known.lineCount, maxLineBytes: configuration.maxLineBytes
+                )
+            } catch {
+                logger.warning("cannot read back the details of a finished run", metadata: ["id": "\(id)", "error": "\(error)"])
+                return false
+            }
         }
         guard let state, state.lineCount == tail.known.lineCount else {
-            logger.warning("cannot read back the details of a finished run", metadata: ["id": "\(id)"])
+            logger.warning("cannot read back the details of a finished run: its file has fewer lines", metadata: ["id": "\(id)"])
             return false
         }
         catalog.shared.withLock { s in

@@ -44,7 +44,7 @@ extension CatalogEngine {
             var prepared: Prepared
             if let index, let entry = Self.indexEntry(for: location, in: index, logger: logger) {
                 prepared = Prepared(entry: entry, fromIndex: true, indexed: true)
-            } else if let entry = Self.foldWhole(location, maxLineBytes: maxLineBytes, stop: stop) {
+            } else if let entry = Self.foldWhole(location, maxLineBytes: maxLineBytes, logger: logger, stop: stop) {
                 prepared = Prepared(entry: entry, fromIndex: false, indexed: false)
                 if let index {
                     do {
@@ -82,13 +82,19 @@ extension CatalogEngine {
     }
 
     /// A run file folded from its start, as an index entry (not written anywhere yet).
-    static func foldWhole(_ location: RunLocation, maxLineBytes: Int, stop: () -> Bool) -> RunIndexStore.Entry? {
+    /// Nil when it cannot be read here (logged): the engine then reads it on its own thread, which reports why.
+    static func foldWhole(_ location: RunLocation, maxLineBytes: Int, logger: Logger, stop: () -> Bool) -> RunIndexStore.Entry? {
         let fd = open(location.file, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        guard let status = FileSystem.status(fd: fd),
-            let fold = try? EventFileReader.fold(fd: fd, lines: nil, maxLineBytes: maxLineBytes, stop: stop)
-        else { return nil }
+        guard let status = FileSystem.status(fd: fd) else { return nil }
+        let fold: EventFileReader.Fold
+        do {
+            fold = try EventFileReader.fold(fd: fd, lines: nil, maxLineBytes: maxLineBytes, stop: stop)
+        } catch {
+            logger.debug("cannot fold the run file on a worker; the catalog reads it itself", metadata: ["id": "\(location.id)", "error": "\(error)"])
+            return nil
+        }
         let offset = fold.splitter.lineStart
         let head = readHead(fd: fd, count: min(RunTail.headSize, offset))
         guard head.count == min(RunTail.headSize, offset), let end = readBytes(fd: fd, count: min(RunIndexStore.tailSize, offset), endingAt: offset) else {

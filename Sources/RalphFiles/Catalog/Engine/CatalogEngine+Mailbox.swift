@@ -22,9 +22,11 @@ extension CatalogEngine {
             case .addWorkspace(let workspace, let root):
                 if !extraWorkspaces.contains(where: { $0.workspace == workspace }) { extraWorkspaces.append((workspace, root)) }
                 needsRescan = true
-            case .waitUntilReady, .waitUntilFinished:
-                // Ready before the first command is served; finished is answered by `finish`.
-                if case .waitUntilFinished = command { finishWaiters.append(command) } else { command.answer() }
+            case .waitUntilReady:
+                // The first discovery is done before the first command is served.
+                command.answer()
+            case .waitUntilFinished:
+                finishWaiters.append(command)
             case .synchronize:
                 synchronizers.append(command)
             case .catchUp(let id, _):

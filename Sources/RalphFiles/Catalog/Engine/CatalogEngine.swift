@@ -111,8 +111,11 @@ final class CatalogEngine {
         startup.ready = true
         if let index {
             // Entries of runs that are gone are dropped; runs folded from their files are written in the background.
-            let stored = index.storedIDs()
-            for id in stored where tails[id] == nil { index.remove(id: id) }
+            do {
+                for id in try index.storedIDs() where tails[id] == nil { index.remove(id: id) }
+            } catch {
+                logger.warning("cannot list the run index; entries of runs that are gone stay", metadata: ["error": "\(error)"])
+            }
             indexQueue = tails.values.filter(\.known.needsIndexing).map(\.location.id).sorted()
         }
         // The first pass's reading and folding leave freed heap behind; hand it back now.

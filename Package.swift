@@ -181,6 +181,8 @@ let package = Package(
                 "RalphMobileServer", "RalphSimulator", "TestSupport", "AgentRunner",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // In-process router tests (`app.test(.router)`): request/response rules without a socket.
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
         ),

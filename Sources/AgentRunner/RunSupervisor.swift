@@ -190,7 +190,7 @@ public final class RunSupervisor: Sendable {
         await catalog.synchronize()
         let before = Set(catalog.snapshots().map(\.id))
         var environment = configuration.environment
-        environment["RALPH_MOBILE_API_KEY"] = nil
+        environment = ChildEnvironment.scrubbed(environment)
         let child: ChildProcess
         do {
             child = try ChildProcess.spawn(
@@ -477,7 +477,7 @@ public final class RunSupervisor: Sendable {
         let log = logDirectory + "/command-\(Self.randomID()).log"
         defer { unlink(log) }
         var environment = configuration.environment
-        environment["RALPH_MOBILE_API_KEY"] = nil
+        environment = ChildEnvironment.scrubbed(environment)
         let child: ChildProcess
         do {
             child = try ChildProcess.spawn(configuration.ralphCommand, arguments: arguments, workingDirectory: directory, environment: environment, logFile: log)

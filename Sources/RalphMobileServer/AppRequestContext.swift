@@ -48,7 +48,7 @@ public struct APIRequestDecoder: RequestDecoder {
             throw BodyLimitMiddleware.tooLarge(limit: context.maxUploadSize)
         }
         do {
-            return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
+            return try WireJSON.decode(T.self, from: Data(buffer: buffer))
         } catch let error as DecodingError {
             throw APIError.invalidBody(Self.describe(error))
         } catch {

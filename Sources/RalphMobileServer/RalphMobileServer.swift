@@ -110,7 +110,7 @@ public struct RalphMobileServer: Sendable {
         machine.idleStopAfter = configuration.chatIdleStop
         machine.interruptGrace = configuration.chatInterruptGrace
         var chatEnvironment = ProcessInfo.processInfo.environment
-        chatEnvironment["RALPH_MOBILE_API_KEY"] = nil
+        chatEnvironment = ChildEnvironment.scrubbed(chatEnvironment)
         chatEnvironment.merge(configuration.chatEnvironment) { _, given in given }
         var chatLogger = logger
         chatLogger[metadataKey: "area"] = "chat"
@@ -123,8 +123,8 @@ public struct RalphMobileServer: Sendable {
         )
     }
 
-    /// The Hummingbird application. `onServerRunning` receives the bound port (useful with port 0).
-    public func makeApplication(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+    /// The router of every route, with the ledger of each route's access (``Routes``).
+    func makeRouter() -> (router: Router<AppRequestContext>, ledger: RouteLedger) {
         let router = Router(context: AppRequestContext.self)
         let routeTable = RouteTable()
         router.add(middleware: RequestLogMiddleware())
@@ -134,26 +134,33 @@ public struct RalphMobileServer: Sendable {
             router.add(middleware: TrustedLoopbackMiddleware(authenticator: authenticator, boundHost: configuration.host))
         }
         router.add(middleware: AuthMiddleware(authenticator: authenticator))
+        let ledger = RouteLedger()
+        let routes = Routes(router: router, ledger: ledger)
         let lookup = SessionLookup(catalog: catalog, supervisor: supervisor)
         let events = EventWriter(catalog: catalog)
-        HealthRoutes(authenticator: authenticator, chat: chat).register(on: router)
-        SessionRoutes(catalog: catalog, lookup: lookup).register(on: router)
-        SteeringRoutes(catalog: catalog, roots: WorkspaceRoots(roots), lookup: lookup, events: events).register(on: router)
-        RobotRoutes(catalog: catalog, lookup: lookup, events: events).register(on: router)
         let workspaceRoots = WorkspaceRoots(roots)
         let selector = WorkspaceSelector(roots: workspaceRoots, lookup: lookup)
-        LibraryRoutes(selector: selector, roots: workspaceRoots, supervisor: supervisor).register(on: router)
-        WorkspaceRoutes(selector: selector).register(on: router)
-        LoopRoutes(selector: selector, roots: workspaceRoots, supervisor: supervisor, catalog: catalog).register(on: router)
-        HostRoutes(sampler: hostSampler).register(on: router)
+        HealthRoutes(authenticator: authenticator, chat: chat).register(on: routes)
+        SessionRoutes(catalog: catalog, lookup: lookup).register(on: routes)
+        SteeringRoutes(catalog: catalog, roots: workspaceRoots, lookup: lookup, events: events).register(on: routes)
+        RobotRoutes(catalog: catalog, lookup: lookup, events: events).register(on: routes)
+        LibraryRoutes(selector: selector, roots: workspaceRoots, supervisor: supervisor).register(on: routes)
+        WorkspaceRoutes(selector: selector).register(on: routes)
+        LoopRoutes(selector: selector, roots: workspaceRoots, supervisor: supervisor, catalog: catalog).register(on: routes)
+        HostRoutes(sampler: hostSampler).register(on: routes)
         EventStreamRoutes(catalog: catalog, hub: hub, lookup: lookup, watchdog: watchdog).register(on: router)
-        KeyRoutes(keyStore: keyStore).register(on: router)
+        KeyRoutes(keyStore: keyStore).register(on: routes)
         ConversationRoutes(chat: chat, watchdog: watchdog).register(on: router)
         AutoReplyRoutes(chat: chat).register(on: router)
-        WebLoginRoutes(authenticator: authenticator, keyStore: keyStore).register(on: router)
-        WebRoutes(assets: webAssets).register(on: router)
+        WebLoginRoutes(authenticator: authenticator, keyStore: keyStore).register(on: routes)
+        WebRoutes(assets: webAssets).register(on: routes)
         routeTable.record(router.routes.map { ($0.path, $0.method.rawValue) })
+        return (router, ledger)
+    }
 
+    /// The Hummingbird application. `onServerRunning` receives the bound port (useful with port 0).
+    public func makeApplication(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        let router = makeRouter().router
         let logger = self.logger
         let configuration = self.configuration
         let authRequired = authenticator.authRequired
@@ -203,13 +210,7 @@ struct BackgroundService: Service {
 
     func run() async throws {
         catalog.start(observer: hub)
-        Task {
-            do {
-                try await chat.start()
-            } catch {
-                logger.error("conversations: could not recover after the restart: \(error)")
-            }
-        }
+        chat.startRecovery()
         Task {
             await catalog.waitUntilReady()
             await supervisor.restore()
@@ -239,6 +240,17 @@ struct BackgroundService: Service {
                 }
             }
             group.addTask {
+                // Session details for the streams that asked for state frames (`?state=1`).
+                let lookup = SessionLookup(catalog: catalog, supervisor: supervisor)
+                await hub.runStateFeed(logger: logger) { id in
+                    guard let snapshot = catalog.snapshot(id: id) else { return nil }
+                    let detailed = try await lookup.detailed(snapshot)
+                    return EventHub.RunDetail(
+                        detail: detailed.detail(), lineCount: detailed.state.lineCount, end: detailed.isLive ? nil : EventHub.endFrame(for: detailed.snapshot)
+                    )
+                }
+            }
+            group.addTask {
                 // Memory a load used goes back to the system once the load is over.
                 var trimmer = MemoryTrimmer()
                 if let idle = Heap.residentBytes() { _ = trimmer.observe(resident: idle, streams: 0) }
@@ -257,10 +269,12 @@ struct BackgroundService: Service {
             group.addTask {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .seconds(1))
-                    _ = try? await NIOThreadPool.singleton.runIfActive { keyStore.reloadIfChanged() }
+                    guard let outcome = try? await NIOThreadPool.singleton.runIfActive({ keyStore.reloadIfChanged() }) else { continue }
+                    KeyStore.log(outcome, path: keyStore.path, logger: logger)
                 }
             }
             try? await gracefulShutdown()
+            hub.stateQueue.finish()
             group.cancelAll()
         }
         await demo?.stop()

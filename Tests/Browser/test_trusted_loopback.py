@@ -102,6 +102,8 @@ class TrustedLoopback(unittest.TestCase):
         wait(d, lambda _: "From the trusted dashboard" in self.guidance(), message="the guidance reached ralph")
         one(d, test_id("pause")).click()
         wait(d, lambda _: self.ralph_state() == "T", message="ralph is paused from the page (a POST without a body)")
+        # ralph stops before the page has the answer: Resume shows once the page knows, as a person would see it.
+        wait(d, lambda _: one(d, test_id("resume")).is_displayed(), message="the page shows the run paused")
         one(d, test_id("resume")).click()
         wait(d, lambda _: self.ralph_state() != "T", message="and resumed")
 

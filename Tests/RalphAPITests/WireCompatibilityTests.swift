@@ -3,169 +3,6 @@ import Testing
 
 @testable import RalphAPI
 
-// MARK: - Mirrors of the RalphMobile iOS client's models (reference §8.2, packages/RalphShared)
-//
-// These are written exactly as the client declares them: required fields are non-optional, unknown keys are ignored,
-// dates are plain strings. If our types stop decoding with them, the shipped app breaks.
-
-/// `Session` of the client (list and status responses).
-private struct ClientSession: Codable, Equatable {
-    let id: String
-    var iteration: Int
-    var total: Int?
-    var hat: String?
-    var elapsedSeconds: Int?
-    var mode: String?
-    var startedAt: String?
-    var status: String?
-    var triggerEvent: String?
-    var availablePublishes: [String]?
-
-    enum CodingKeys: String, CodingKey {
-        case id
-        case iteration
-        case total
-        case hat
-        case elapsedSeconds = "elapsed_secs"
-        case mode
-        case startedAt = "started_at"
-        case status
-        case triggerEvent = "trigger_event"
-        case availablePublishes = "publishes"
-    }
-
-    /// The client parses `started_at` with a fractional-seconds ISO 8601 formatter only.
-    var startTime: Date? {
-        guard let startedAt else { return nil }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: startedAt)
-    }
-}
-
-/// `PendingQuestion` of the client (`GET /api/robot/questions` → `{"questions":[…]}`).
-private struct ClientPendingQuestion: Decodable {
-    let id: String
-    let questionText: String
-    let sessionId: String
-    let askedAt: String
-    let timeoutAt: String
-    let iteration: UInt32
-    let hat: String?
-
-    enum CodingKeys: String, CodingKey {
-        case id, iteration, hat
-        case questionText = "question_text"
-        case sessionId = "session_id"
-        case askedAt = "asked_at"
-        case timeoutAt = "timeout_at"
-    }
-}
-
-private struct ClientQuestionsResponse: Decodable {
-    let questions: [ClientPendingQuestion]
-}
-
-/// `IterationItem` of the client.
-private struct ClientIterationItem: Decodable {
-    let number: UInt32
-    let hat: String?
-    let startedAt: String
-    let durationSecs: UInt64?
-
-    enum CodingKeys: String, CodingKey {
-        case number, hat
-        case startedAt = "started_at"
-        case durationSecs = "duration_secs"
-    }
-}
-
-private struct ClientIterationsResponse: Decodable {
-    let iterations: [ClientIterationItem]
-    let total: Int
-}
-
-/// The client reads only `content` of the scratchpad response.
-private struct ClientScratchpad: Decodable {
-    let content: String
-}
-
-/// The client reads `{"error": …}` bodies to branch on prefixes.
-private struct ClientErrorBody: Decodable {
-    let error: String
-}
-
-/// The client's tolerant `Event` decoder, which it applies to every SSE `data:` line (including our `end` frame).
-private struct ClientEvent: Decodable {
-    let timestamp: Date
-    let topic: String?
-    let payload: String?
-    let iteration: Int?
-    let hat: String?
-    let triggered: String?
-    let type: String
-
-    enum CodingKeys: String, CodingKey {
-        case timestamp = "ts"
-        case topic, payload, iteration, hat, triggered, type
-    }
-
-    /// Set when `ts` could not be parsed and the client fell back to `Date()`.
-    let usedFallbackDate: Bool
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        var fallback = false
-        if let text = try? container.decode(String.self, forKey: .timestamp) {
-            let fractional = ISO8601DateFormatter()
-            fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            let plain = ISO8601DateFormatter()
-            plain.formatOptions = [.withInternetDateTime]
-            if let date = fractional.date(from: text) ?? plain.date(from: text) {
-                timestamp = date
-            } else {
-                timestamp = Date()
-                fallback = true
-            }
-        } else {
-            timestamp = Date()
-            fallback = true
-        }
-        usedFallbackDate = fallback
-        topic = try? container.decode(String.self, forKey: .topic)
-        payload = try? container.decode(String.self, forKey: .payload)
-        iteration = try? container.decode(Int.self, forKey: .iteration)
-        hat = try? container.decode(String.self, forKey: .hat)
-        triggered = try? container.decode(String.self, forKey: .triggered)
-        type = (try? container.decode(String.self, forKey: .type)) ?? "event.published"
-    }
-}
-
-/// The client's `BackpressureStatus` (bool or "pass" string; anything else is false).
-private struct ClientBackpressureStatus: Decodable {
-    var testsPass: Bool
-    var lintPass: Bool
-    var typecheckPass: Bool
-
-    enum CodingKeys: String, CodingKey {
-        case testsPass = "tests"
-        case lintPass = "lint"
-        case typecheckPass = "typecheck"
-    }
-
-    init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        func read(_ key: CodingKeys) -> Bool {
-            if let b = try? c.decode(Bool.self, forKey: key) { return b }
-            if let s = try? c.decode(String.self, forKey: key) { return s.lowercased() == "pass" }
-            return false
-        }
-        testsPass = read(.testsPass)
-        lintPass = read(.lintPass)
-        typecheckPass = read(.typecheckPass)
-    }
-}
-
 // MARK: - Fixtures
 
 private enum Fixture {
@@ -221,8 +58,10 @@ private enum Fixture {
     }
 }
 
+/// The bytes the server sends. The original client decodes them with Foundation's default `JSONDecoder`, which is what
+/// `WireJSON.decoder()` is (pinned in `WireJSONTests`), so the client shapes here decode with it.
 private func encode(_ value: some Encodable) throws -> Data {
-    try JSONEncoder().encode(value)
+    try WireJSON.encode(value)
 }
 
 /// The encoded value as an ordered JSON object (our parser tells "null" from "absent").
@@ -247,7 +86,7 @@ struct WireCompatibilityTests {
     @Test("a session decodes with the client's Session model and keeps its values")
     func sessionDecodesWithClientModel() throws {
         let session = Fixture.session()
-        let client = try JSONDecoder().decode(ClientSession.self, from: encode(session))
+        let client = try WireJSON.decode(ClientSession.self, from: encode(session))
         #expect(client.id == "c0afaae89cf224b0")
         #expect(client.iteration == 7)
         #expect(client.total == 100)
@@ -266,7 +105,7 @@ struct WireCompatibilityTests {
         complete.id = "74aff6f801e31469"
         complete.mode = .complete
         complete.status = .completed
-        let clients = try JSONDecoder().decode([ClientSession].self, from: encode([Fixture.session(), complete]))
+        let clients = try WireJSON.decode([ClientSession].self, from: encode([Fixture.session(), complete]))
         #expect(clients.map(\.id) == ["c0afaae89cf224b0", "74aff6f801e31469"])
         #expect(clients.map(\.mode) == ["live", "complete"])
         #expect(clients.map(\.status) == ["running", "completed"])
@@ -281,7 +120,7 @@ struct WireCompatibilityTests {
             #expect(object.keys.contains(key), "\(key) missing")
             #expect(object[key] == .null, "\(key) is \(String(describing: object[key]))")
         }
-        let client = try JSONDecoder().decode(ClientSession.self, from: encode(Fixture.session(hat: nil, total: nil)))
+        let client = try WireJSON.decode(ClientSession.self, from: encode(Fixture.session(hat: nil, total: nil)))
         #expect(client.hat == nil)
         #expect(client.total == nil)
         #expect(client.iteration == 7)
@@ -304,7 +143,7 @@ struct WireCompatibilityTests {
     @Test("a session round-trips through its own Codable conformance")
     func sessionRoundTrip() throws {
         for session in [Fixture.session(), Fixture.session(hat: nil, total: nil, lastEventAt: nil, taskName: nil, pid: nil)] {
-            #expect(try JSONDecoder().decode(Session.self, from: encode(session)) == session)
+            #expect(try WireJSON.decode(Session.self, from: encode(session)) == session)
         }
     }
 
@@ -313,7 +152,7 @@ struct WireCompatibilityTests {
         for interval in [1_770_278_953.890, 1_705_314_225.0, 0.5, -1.0] {
             var session = Fixture.session()
             session.startedAt = Timestamp.format(Date(timeIntervalSince1970: interval))
-            let client = try JSONDecoder().decode(ClientSession.self, from: encode(session))
+            let client = try WireJSON.decode(ClientSession.self, from: encode(session))
             let start = try #require(client.startTime, "client could not parse \(client.startedAt ?? "nil")")
             #expect(abs(start.timeIntervalSince1970 - interval) < 0.001)
         }
@@ -345,7 +184,7 @@ struct WireCompatibilityTests {
 
     @Test("the session detail decodes with the client's Session model")
     func detailDecodesAsClientSession() throws {
-        let client = try JSONDecoder().decode(ClientSession.self, from: encode(Fixture.fullDetail()))
+        let client = try WireJSON.decode(ClientSession.self, from: encode(Fixture.fullDetail()))
         #expect(client.id == "c0afaae89cf224b0")
         #expect(client.iteration == 7)
         #expect(client.hat == "builder")
@@ -355,7 +194,7 @@ struct WireCompatibilityTests {
     @Test("the session detail round-trips through its own Decodable init")
     func detailRoundTrip() throws {
         let detail = Fixture.fullDetail()
-        let decoded = try JSONDecoder().decode(SessionDetail.self, from: encode(detail))
+        let decoded = try WireJSON.decode(SessionDetail.self, from: encode(detail))
         #expect(decoded.session == detail.session)
         #expect(decoded.stopReason == detail.stopReason)
         #expect(decoded.hatFlow == detail.hatFlow)
@@ -377,13 +216,13 @@ struct WireCompatibilityTests {
         for key in ["stop_reason", "backpressure", "tokens", "pending_question", "hat"] {
             #expect(object[key] == .null, "\(key)")
         }
-        #expect(try JSONDecoder().decode(SessionDetail.self, from: encode(detail)) == detail)
+        #expect(try WireJSON.decode(SessionDetail.self, from: encode(detail)) == detail)
     }
 
     @Test("backpressure decodes with the client's BackpressureStatus")
     func backpressureDecodes() throws {
         let backpressure = try #require(Fixture.fullDetail().backpressure)
-        let client = try JSONDecoder().decode(ClientBackpressureStatus.self, from: encode(backpressure))
+        let client = try WireJSON.decode(ClientBackpressureStatus.self, from: encode(backpressure))
         #expect(client.testsPass)
         #expect(!client.lintPass)
         #expect(!client.typecheckPass)
@@ -398,7 +237,7 @@ struct WireCompatibilityTests {
     func pendingQuestionDecodes() throws {
         struct Questions: Encodable { let questions: [PendingQuestion] }
         let data = try encode(Questions(questions: [Fixture.question(timeoutAt: "2026-02-05T08:25:00.000Z")]))
-        let response = try JSONDecoder().decode(ClientQuestionsResponse.self, from: data)
+        let response = try WireJSON.decode(ClientQuestionsResponse.self, from: data)
         let question = try #require(response.questions.first)
         #expect(question.id == "c0afaae89cf224b0-17")
         #expect(question.questionText == "Which database?")
@@ -413,7 +252,7 @@ struct WireCompatibilityTests {
     func pendingQuestionWithoutTimeoutDecodes() throws {
         struct Questions: Encodable { let questions: [PendingQuestion] }
         let data = try encode(Questions(questions: [Fixture.question(timeoutAt: "2026-02-05T08:25:00.000Z", estimated: true)]))
-        let response = try JSONDecoder().decode(ClientQuestionsResponse.self, from: data)
+        let response = try WireJSON.decode(ClientQuestionsResponse.self, from: data)
         #expect(response.questions.count == 1)
         #expect(try encodedObject(Fixture.question(timeoutAt: "t", estimated: true))["timeout_estimated"] == .bool(true))
     }
@@ -421,7 +260,7 @@ struct WireCompatibilityTests {
     @Test("a pending question round-trips through its own Codable conformance")
     func pendingQuestionRoundTrip() throws {
         for question in [Fixture.question(timeoutAt: "2026-02-05T08:25:00.000Z"), Fixture.question(timeoutAt: "2026-02-05T08:25:00.000Z", estimated: true)] {
-            #expect(try JSONDecoder().decode(PendingQuestion.self, from: encode(question)) == question)
+            #expect(try WireJSON.decode(PendingQuestion.self, from: encode(question)) == question)
         }
         let object = try encodedObject(Fixture.question(timeoutAt: "x"))
         #expect(object["event_id"] == .int(17))
@@ -439,13 +278,13 @@ struct WireCompatibilityTests {
             ],
             total: 2
         )
-        let client = try JSONDecoder().decode(ClientIterationsResponse.self, from: encode(response))
+        let client = try WireJSON.decode(ClientIterationsResponse.self, from: encode(response))
         #expect(client.total == 2)
         #expect(client.iterations.map(\.number) == [1, 2])
         #expect(client.iterations.map(\.hat) == ["planner", nil])
         #expect(client.iterations.map(\.startedAt) == ["2026-02-05T08:09:13.890Z", "2026-02-05T08:11:47.583Z"])
         #expect(client.iterations.map(\.durationSecs) == [154, nil])
-        #expect(try JSONDecoder().decode(IterationsResponse.self, from: encode(response)) == response)
+        #expect(try WireJSON.decode(IterationsResponse.self, from: encode(response)) == response)
         let first = try #require(try encodedObject(response)["iterations"]?.arrayItems?.first?.objectValue)
         #expect(first["event_count"] == .int(3))
     }
@@ -453,13 +292,13 @@ struct WireCompatibilityTests {
     @Test("the scratchpad response gives the client its content and writes updated_at as null when missing")
     func scratchpadDecodes() throws {
         let present = ScratchpadResponse(content: "# Plan\n- [ ] step", updatedAt: "2026-02-05T08:20:00.000Z", path: ".ralph/agent/scratchpad.md")
-        #expect(try JSONDecoder().decode(ClientScratchpad.self, from: encode(present)).content == "# Plan\n- [ ] step")
+        #expect(try WireJSON.decode(ClientScratchpad.self, from: encode(present)).content == "# Plan\n- [ ] step")
         let missing = ScratchpadResponse(content: "", updatedAt: nil, path: ".ralph/agent/scratchpad.md")
         let object = try encodedObject(missing)
         #expect(Set(object.keys) == ["content", "updated_at", "path"])
         #expect(object["updated_at"] == .null)
-        #expect(try JSONDecoder().decode(ClientScratchpad.self, from: encode(missing)).content == "")
-        #expect(try JSONDecoder().decode(ScratchpadResponse.self, from: encode(present)) == present)
+        #expect(try WireJSON.decode(ClientScratchpad.self, from: encode(missing)).content == "")
+        #expect(try WireJSON.decode(ScratchpadResponse.self, from: encode(present)) == present)
     }
 
     // MARK: Errors, health, stream end
@@ -472,7 +311,7 @@ struct WireCompatibilityTests {
         #expect(ErrorResponse(prefix: .forbidden, detail: "needs admin").error == "forbidden: needs admin")
         let data = try encode(ErrorResponse(prefix: .invalidTopic, detail: "bad topic"))
         #expect(String(decoding: data, as: UTF8.self) == #"{"error":"invalid_topic: bad topic"}"#)
-        #expect(try JSONDecoder().decode(ClientErrorBody.self, from: data).error.hasPrefix("invalid_topic:"))
+        #expect(try WireJSON.decode(ClientErrorBody.self, from: data).error.hasPrefix("invalid_topic:"))
     }
 
     @Test("prefix and detail are read back from an error string")
@@ -502,13 +341,13 @@ struct WireCompatibilityTests {
         #expect(Set(object.keys) == ["status", "version", "timestamp", "protocol_version", "capabilities", "auth_required"])
         #expect(object["protocol_version"] == .int(1))
         #expect(object["auth_required"] == .bool(true))
-        #expect(try JSONDecoder().decode(HealthResponse.self, from: encode(health)) == health)
+        #expect(try WireJSON.decode(HealthResponse.self, from: encode(health)) == health)
     }
 
     @Test("the end frame decodes with the client's Event decoder as topic stream.end")
     func streamEndDecodesAsEvent() throws {
         let end = StreamEnd(mode: .complete, status: .completed, reason: "completed", lastEventId: 44, ts: "2026-02-05T09:30:00.500Z")
-        let event = try JSONDecoder().decode(ClientEvent.self, from: encode(end))
+        let event = try WireJSON.decode(ClientEvent.self, from: encode(end))
         #expect(event.topic == "stream.end")
         #expect(event.type == "event.published")
         #expect(event.payload == nil)
@@ -525,7 +364,7 @@ struct WireCompatibilityTests {
         #expect(object["mode"] == .string("complete"))
         #expect(object["status"] == .string("stopped"))
         #expect(object["last_event_id"] == .int(3))
-        #expect(try JSONDecoder().decode(StreamEnd.self, from: encode(end)) == end)
+        #expect(try WireJSON.decode(StreamEnd.self, from: encode(end)) == end)
     }
 
     @Test("mode and status values are the plain strings the client compares against")
@@ -535,6 +374,6 @@ struct WireCompatibilityTests {
         #expect(SessionMode.complete.rawValue == "complete")
         #expect(String(decoding: try encode([SessionStatus.running, .paused, .completed, .failed, .stopped]), as: UTF8.self)
             == #"["running","paused","completed","failed","stopped"]"#)
-        #expect(try JSONDecoder().decode(SessionMode.self, from: Data(#""live""#.utf8)) == .live)
+        #expect(try WireJSON.decode(SessionMode.self, from: Data(#""live""#.utf8)) == .live)
     }
 }

@@ -254,4 +254,23 @@ struct SessionMonitorTests {
         writer.releaseLock()
         await h.stop()
     }
+
+    @Test("during a live stream the detail comes with the stream (state frames), not by re-fetching it")
+    func detailFollowsStateFrames() async throws {
+        let h = try await KitHarness.start()
+        let (writer, id) = try await h.writeRun()
+        let m = monitor(h, id)
+        await m.connect()
+        try await until(10, "connected") { m.connection == .connected }
+        try await until(10, "the first state frame") { m.stateFrames >= 1 }
+        for i in 1...4 { try writer.record(topic: "build.task", payload: "step \(i)", iteration: i, hat: "planner") }
+        try await until(10, "the detail to show the new lines") { m.detail?.lineCount == 4 + 1 }
+        #expect(m.stateFrames >= 2, "the detail changed by state frames")
+        #expect(m.iterationStats?.current == 4)
+        try writer.terminate(reason: "completed", status: "done", iterations: 4, exitCode: 0)
+        try await until(10, "the run to end") { m.end != nil }
+        #expect(m.detail?.session.mode == .complete)
+        m.disconnect()
+        await h.stop()
+    }
 }

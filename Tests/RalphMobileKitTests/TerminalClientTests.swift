@@ -303,7 +303,7 @@ extension TerminalClientTests {
             return show.stdout.contains("stopped") && show.stdout.contains("message limit")
         }
         let json = try await Self.cli(["auto-reply", "show", c.id, "--json"] + server, config: config)
-        let status = try JSONDecoder().decode(AutoReplyStatus.self, from: Data(json.stdout.utf8))
+        let status = try WireJSON.decode(AutoReplyStatus.self, from: Data(json.stdout.utf8))
         #expect(status.progress.stopReason == .messageLimit && status.progress.messages == 2)
 
         let stop = try await Self.cli(["auto-reply", "stop", c.id] + server, config: config)

@@ -11,8 +11,8 @@ import Testing
 struct SessionsFixturesTests {
     @Test("the sample sessions decode as the server's JSON would, are newest first, and cover live, paused, complete and failed")
     func sessions() throws {
-        let data = try JSONEncoder().encode(SessionsFixtures.sessions)
-        #expect(try JSONDecoder().decode([Session].self, from: data) == SessionsFixtures.sessions)
+        let data = try WireJSON.encode(SessionsFixtures.sessions)
+        #expect(try WireJSON.decode([Session].self, from: data) == SessionsFixtures.sessions)
         let started = SessionsFixtures.sessions.map(\.startedAt)
         #expect(started == started.sorted(by: >))
         #expect(Set(SessionsFixtures.sessions.map(\.mode)) == [.live, .paused, .complete])
@@ -28,8 +28,8 @@ struct SessionsFixturesTests {
 
     @Test("the sample detail round-trips through the wire format and its recent events are events")
     func detail() throws {
-        let data = try JSONEncoder().encode(SessionsFixtures.detail)
-        var decoded = try JSONDecoder().decode(SessionDetail.self, from: data)
+        let data = try WireJSON.encode(SessionsFixtures.detail)
+        var decoded = try WireJSON.decode(SessionDetail.self, from: data)
         // Codable decoding does not keep the events' key order: compare them as events, the rest as it is.
         #expect(decoded.recentEvents.compactMap(WorkflowEvent.init(json:)).map(\.topic) == SessionsFixtures.detail.recentEvents.compactMap(WorkflowEvent.init(json:)).map(\.topic))
         decoded.recentEvents = SessionsFixtures.detail.recentEvents

@@ -108,39 +108,16 @@ struct CrossSiteTests {
         #expect(sessions.count == 1, "no run was started")
     }
 
-    @Test("with a key, a cookie request that changes something must be same-origin JSON; a key works from any client")
-    func cookieRequestsNeedTheOwnOrigin() async throws {
+    /// The cookie rules of a server with a key are asked in process (RouterRuleTests); what needs a real `Host` stays here.
+    @Test("with a key, a keyed request is served under any Host (a LAN server is reached by many names)")
+    func keysWorkUnderAnyHost() async throws {
         let key = "admin-secret-for-cross-site-tests"
         let tmp = TemporaryDirectory()
         let server = try await LiveServer.start(workspaces: [tmp.subdirectory("root")], dataDirectory: tmp.subdirectory("data")) { $0.apiKey = key }
         defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
-        let base = server.base
-        let login = try await HTTP.request(base + "/api/login", method: .POST, headers: [("Origin", base)], body: #"{"key":"\#(key)"}"#)
-        let cookie = try #require(login.headers["set-cookie"].first?.split(separator: ";").first.map(String.init))
-        let host = "Host: 127.0.0.1:\(server.port)"
-        let body = #"{"role":"viewer"}"#
-
-        for headers in [
-            [host, "Cookie: \(cookie)", "Content-Type: application/json", "Sec-Fetch-Site: same-site", "Origin: http://127.0.0.1:3000"],
-            [host, "Cookie: \(cookie)", "Content-Type: application/json", "Sec-Fetch-Site: same-site"],
-        ] {
-            #expect(RawSocket.status(try await Self.raw(server.port, "POST", "/api/keys", headers: headers, body: body)) == 403, "\(headers)")
-        }
-        let plain = try await Self.raw(server.port, "POST", "/api/keys", headers: [host, "Cookie: \(cookie)", "Content-Type: text/plain"], body: body)
-        #expect(RawSocket.status(plain) == 415)
-        let own = try await Self.raw(
-            server.port, "POST", "/api/keys", headers: [host, "Cookie: \(cookie)", "Content-Type: application/json", "Origin: \(base)", "Sec-Fetch-Site: same-origin"],
-            body: body
-        )
-        #expect(RawSocket.status(own) == 201)
-        // A logout from another site does not end the login.
-        let logout = try await Self.raw(server.port, "POST", "/api/logout", headers: [host, "Cookie: \(cookie)", "Sec-Fetch-Site: cross-site"])
-        #expect(RawSocket.status(logout) == 403)
-        #expect(try await HTTP.get(base + "/api/whoami", headers: [("Cookie", cookie)]).status == 200)
-        // Keys are explicit: any client, any Origin, any Host (a LAN server is reached by many names).
         let keyed = try await Self.raw(
             server.port, "POST", "/api/keys", headers: ["Host: ralph.lan:8080", "X-Api-Key: \(key)", "Content-Type: application/json", "Origin: http://elsewhere"],
-            body: body
+            body: #"{"role":"viewer"}"#
         )
         #expect(RawSocket.status(keyed) == 201)
     }

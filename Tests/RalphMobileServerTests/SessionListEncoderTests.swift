@@ -21,7 +21,7 @@ struct SessionListEncoderTests {
     }
 
     static func listed(_ encoder: SessionListEncoder, _ sessions: [Session]) throws -> String {
-        var buffer = try #require(encoder.encode(sessions))
+        var buffer = try encoder.encode(sessions)
         return buffer.readString(length: buffer.readableBytes) ?? ""
     }
 
@@ -40,5 +40,23 @@ struct SessionListEncoderTests {
         #expect(try Self.listed(encoder, sessions) == Self.whole(sessions))
         #expect(try Self.listed(encoder, []) == "[]")
         #expect(try Self.listed(encoder, sessions) == Self.whole(sessions))
+    }
+
+    @Test("a session that cannot be encoded makes the list a 500 that names it, logged; never a list without it")
+    func failureIsVisible() throws {
+        struct Unencodable: Error {}
+        let encoder = SessionListEncoder { session in
+            if session.id == Self.session(2).id { throw Unencodable() }
+            return Array(try JSONResponse.encoder().encode(session))
+        }
+        let sessions = (1...3).map { Self.session($0) }
+        let failure = #expect(throws: SessionListEncoder.Failure.self) { try encoder.encode(sessions) }
+        #expect(failure?.description.hasPrefix("session \(Self.session(2).id) could not be encoded") == true)
+        let recorder = LogRecorder()
+        let response = encoder.response(sessions, logger: recorder.logger)
+        #expect(response.status == .internalServerError)
+        #expect(recorder.messages.contains { $0.level == .error && $0.message.contains(Self.session(2).id) })
+        // The others still encode.
+        #expect(try Self.listed(encoder, [Self.session(1), Self.session(3)]) == Self.whole([Self.session(1), Self.session(3)]))
     }
 }

@@ -11,68 +11,6 @@ import RalphAPI
 /// **Unix seconds as JSON numbers** (exact round trip); the progress shows them as RFC 3339 strings. After a restart
 /// the server decodes it and sends ``Input/restarted(now:)``.
 public struct AutoReplyMachine: Sendable, Hashable, Codable {
-    public enum Refusal: Error, Sendable, Hashable, CustomStringConvertible {
-        case invalidSettings([String])
-        case alreadyRunning
-        /// Pause while not running.
-        case notRunning
-        /// Resume while not paused.
-        case notPaused
-        case alreadyStopped
-        /// Start with `enabled: false`.
-        case disabled
-
-        public var description: String {
-            switch self {
-            case .invalidSettings(let problems): "invalid auto-reply settings: " + problems.joined(separator: "; ")
-            case .alreadyRunning: "auto-reply is already running or paused (use resume)"
-            case .notRunning: "auto-reply is not running"
-            case .notPaused: "auto-reply is not paused"
-            case .alreadyStopped: "auto-reply is already stopped"
-            case .disabled: "auto-reply is disabled in the settings"
-            }
-        }
-    }
-
-    public enum Input: Sendable, Hashable {
-        /// `conversationIdle`: no turn running or queued, so the first prompt is sent at once.
-        case start(now: Date, conversationIdle: Bool)
-        /// By a person.
-        case pause(now: Date)
-        case resume(now: Date, conversationIdle: Bool)
-        /// By a person: `stop_reason` manual.
-        case stop(now: Date)
-        /// Validated; allowed in any state; a running loop uses the new limits from its next turn end. `enabled: false`
-        /// stops a running or paused loop.
-        case updateSettings(AutoReplySettings, now: Date)
-        /// Every turn of the conversation that ends (complete or error); `reply` is the turn's assistant text.
-        case turnEnded(reply: String, failed: Bool, error: String?, now: Date)
-        /// The answer to ``Action/judge(reply:)``; a nil confidence means the judge failed: the rules decide.
-        case judged(confidence: Double?, nextPrompt: String?, now: Date)
-        case approvalPending(now: Date)
-        /// No approval pending any more.
-        case approvalsResolved(now: Date)
-        /// A person sent a message themselves.
-        case manualMessage(now: Date)
-        /// The server restarted (the machine was restored from JSON).
-        case restarted(now: Date)
-        /// Only acts on a judge that did not answer within its timeout (`judge.timeout_secs`, default 20 s): the
-        /// rules decide instead. A time limit is checked at turn ends only (the loop cannot know from a tick
-        /// whether a turn is running), so a `time_based` loop stops within one turn of its deadline.
-        case tick(now: Date)
-    }
-
-    public enum Action: Sendable, Hashable {
-        /// Send as a user message (queued behind a running turn).
-        case send(prompt: String)
-        /// Ask the judge; answer with ``Input/judged(confidence:nextPrompt:now:)``.
-        case judge(reply: String)
-        /// The state changed: persist the machine and publish `auto_reply`.
-        case progress(AutoReplyProgress)
-        /// Also tell the person on the global stream (showstopper, stuck, error, limit reached, completion).
-        case notice(AutoReplyProgress)
-    }
-
     public static let keptReplies = 5
     public static let defaultJudgeTimeout: TimeInterval = 20
     /// `until_completion` accepts a judge's confidence at or above this as completion.
@@ -142,6 +80,19 @@ public struct AutoReplyMachine: Sendable, Hashable, Codable {
             settings = new
             if !new.enabled && state != .stopped { return stop(.manual, detail: "auto-reply was disabled", now: now) }
             return changed(now: now)
+        case .turnEnded(let reply, let failed, let error, let now): return observe(.turnEnded(reply: reply, failed: failed, error: error, now: now))
+        case .judged(let confidence, let prompt, let now): return observe(.judged(confidence: confidence, nextPrompt: prompt, now: now))
+        case .approvalPending(let now): return observe(.approvalPending(now: now))
+        case .approvalsResolved(let now): return observe(.approvalsResolved(now: now))
+        case .manualMessage(let now): return observe(.manualMessage(now: now))
+        case .restarted(let now): return observe(.restarted(now: now))
+        case .tick(let now): return observe(.tick(now: now))
+        }
+    }
+
+    /// An ``Observation``: what the conversation did. Never refused (a loop not running ignores what does not concern it).
+    public mutating func observe(_ observation: Observation) -> [Action] {
+        switch observation {
         case .turnEnded(let reply, let failed, let error, let now): return turnEnded(reply: reply, failed: failed, error: error, now: now)
         case .judged(let confidence, let prompt, let now): return judged(confidence: confidence, nextPrompt: prompt, now: now)
         case .approvalPending(let now):

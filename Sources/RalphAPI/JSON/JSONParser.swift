@@ -1,12 +1,3 @@
-/// Why a byte sequence is not a JSON document.
-public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Byte offset where parsing stopped.
-    public let offset: Int
-    public let reason: String
-
-    public var description: String { "\(reason) at byte \(offset)" }
-}
-
 /// A small, fast JSON parser that keeps key order and never traps on bad input.
 ///
 /// - Nesting deeper than ``maxDepth`` is an error, not a stack overflow (a multi-megabyte line of `[` must not crash

@@ -93,14 +93,14 @@ public struct RalphClient: Sendable {
         let data = Data(bytes.readableBytesView)
         let status = Int(response.status.code)
         guard (200..<300).contains(status) else {
-            throw RalphClientError.from(status: status, body: try? JSONDecoder().decode(ErrorResponse.self, from: data))
+            throw RalphClientError.from(status: status, body: try? WireJSON.decode(ErrorResponse.self, from: data))
         }
         return (status, data)
     }
 
     func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws(RalphClientError) -> T {
         do {
-            return try JSONDecoder().decode(T.self, from: data)
+            return try WireJSON.decode(T.self, from: data)
         } catch {
             throw .decoding("\(T.self): \(error)")
         }
@@ -113,7 +113,7 @@ public struct RalphClient: Sendable {
     func send<T: Decodable>(_ method: HTTPMethod, _ path: String, query: [(String, String)] = [], json: some Encodable, as type: T.Type = T.self) async throws(RalphClientError) -> T {
         let body: Data
         do {
-            body = try JSONEncoder().encode(json)
+            body = try WireJSON.encode(json)
         } catch {
             throw .invalidBody("cannot encode the request: \(error)")
         }
@@ -167,7 +167,7 @@ public struct RalphClient: Sendable {
         let response = try await execute(request(.GET, "/api/sessions/\(Self.component(id))/log", query: [("follow", follow ? "true" : "false"), ("offset", String(offset))]))
         guard response.status == .ok else {
             let data = (try? await response.body.collect(upTo: 1 << 20)).map { Data($0.readableBytesView) } ?? Data()
-            throw RalphClientError.from(status: Int(response.status.code), body: try? JSONDecoder().decode(ErrorResponse.self, from: data))
+            throw RalphClientError.from(status: Int(response.status.code), body: try? WireJSON.decode(ErrorResponse.self, from: data))
         }
         return AsyncThrowingStream { continuation in
             let task = Task {

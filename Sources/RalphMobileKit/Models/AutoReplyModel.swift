@@ -65,9 +65,7 @@ public final class AutoReplyModel {
 
     /// The draft as pretty JSON (the server's field names), for sharing or a file.
     public func exportJSON() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(draft)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return (try? WireJSON.encodePretty(draft)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     /// Reads settings JSON (whole or partial: missing fields take their defaults) into the draft. On failure the draft
@@ -75,7 +73,7 @@ public final class AutoReplyModel {
     @discardableResult
     public func importJSON(_ text: String) -> Bool {
         do {
-            draft = try JSONDecoder().decode(AutoReplySettings.self, from: Data(text.utf8))
+            draft = try WireJSON.decode(AutoReplySettings.self, from: Data(text.utf8))
             lastError = nil
             return true
         } catch let error as DecodingError {

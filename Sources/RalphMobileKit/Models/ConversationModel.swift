@@ -375,7 +375,7 @@ public final class ApprovalsModel {
     func receive(_ event: SSEParser.Event) {
         let name = event.event
         guard name == ChatEventName.approvalPending || name == ChatEventName.approvalResolved,
-            let approval = try? JSONDecoder().decode(Approval.self, from: Data(event.data.utf8))
+            let approval = try? WireJSON.decode(Approval.self, from: Data(event.data.utf8))
         else { return }
         pending.removeAll { $0.id == approval.id }
         if name == ChatEventName.approvalPending { pending.append(approval) }

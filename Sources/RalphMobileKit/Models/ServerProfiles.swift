@@ -62,7 +62,7 @@ public final class ServerProfiles {
         self.file = file
         self.secrets = secrets
         guard FileManager.default.fileExists(atPath: file) else { return }
-        guard let data = FileManager.default.contents(atPath: file), let stored = try? JSONDecoder().decode(Stored.self, from: data) else {
+        guard let data = FileManager.default.contents(atPath: file), let stored = try? WireJSON.decode(Stored.self, from: data) else {
             throw .storage("\(file) is not a profiles file")
         }
         profiles = stored.profiles
@@ -150,9 +150,7 @@ public final class ServerProfiles {
         do {
             let directory = (file as NSString).deletingLastPathComponent
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            try encoder.encode(Stored(profiles: profiles, active: activeID)).write(to: URL(fileURLWithPath: file), options: .atomic)
+            try WireJSON.encodePretty(Stored(profiles: profiles, active: activeID)).write(to: URL(fileURLWithPath: file), options: .atomic)
         } catch {
             throw .storage("cannot save \(file): \(error)")
         }

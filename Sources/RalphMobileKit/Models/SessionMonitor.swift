@@ -43,7 +43,8 @@ public final class SessionMonitor {
     public var policy = ReconnectPolicy()
 
     @ObservationIgnored private var streamTask: Task<Void, Never>?
-    @ObservationIgnored private var detailTask: Task<Void, Never>?
+    /// State frames applied since the monitor was made (the detail arrives with the stream, not by polling).
+    public private(set) var stateFrames = 0
     @ObservationIgnored private var lastEventID: Int = 0
     /// The `id:` of the last frame (`<line>:<check>`), sent back when the stream is opened again.
     @ObservationIgnored private var lastFrameID: String?
@@ -98,7 +99,8 @@ public final class SessionMonitor {
     private func openStream() {
         guard streamTask == nil else { return }
         connection = .connecting
-        let stream = EventStream(client: client, path: "/api/sessions/\(RalphClient.component(sessionID))/events", lastEventID: lastFrameID ?? (lastEventID > 0 ? String(lastEventID) : nil), policy: policy)
+        // `state=1`: the server sends the session's detail as it changes (`state` frames), so it is not re-fetched.
+        let stream = EventStream(client: client, path: "/api/sessions/\(RalphClient.component(sessionID))/events", query: [("state", "1")], lastEventID: lastFrameID ?? (lastEventID > 0 ? String(lastEventID) : nil), policy: policy)
         streamTask = Task { [weak self] in
             for await update in stream.updates() {
                 guard let self else { return }
@@ -130,15 +132,18 @@ public final class SessionMonitor {
             if case .error(let message) = state { lastError = message }
         case .event(let frame):
             if frame.event == StreamEventName.reset {
-                applyReset(try? JSONDecoder().decode(StreamReset.self, from: Data(frame.data.utf8)))
+                applyReset(try? WireJSON.decode(StreamReset.self, from: Data(frame.data.utf8)))
+                return
+            }
+            if frame.event == StreamEventName.state {
+                applyState(frame.data)
                 return
             }
             guard frame.event == StreamEventName.workflow, let event = WorkflowEvent(data: frame.data) else { return }
             if let id = frame.id, !id.isEmpty { lastFrameID = id }
             receive(event)
-            scheduleDetailRefresh()
         case .end(let data):
-            end = try? JSONDecoder().decode(StreamEnd.self, from: Data(data.utf8))
+            end = try? WireJSON.decode(StreamEnd.self, from: Data(data.utf8))
             pausedFromThisClient = false
             // The run is over now, not when the refresh below answers.
             if let end { session?.mode = end.mode; session?.status = end.status }
@@ -188,13 +193,15 @@ public final class SessionMonitor {
         }
     }
 
-    /// At most one detail refresh per second while events flow.
-    private func scheduleDetailRefresh() {
-        guard detailTask == nil else { return }
-        detailTask = Task { [weak self] in
-            try? await Task.sleep(for: .seconds(1))
-            await self?.refreshDetail()
-            self?.detailTask = nil
+    /// A `state` frame: the session's detail as the server has it now, after the events it describes.
+    func applyState(_ data: String) {
+        do {
+            let detail = try WireJSON.decode(SessionDetail.self, from: Data(data.utf8))
+            self.detail = detail
+            session = detail.session
+            stateFrames += 1
+        } catch {
+            lastError = "the server sent a session state this client cannot read: \(error)"
         }
     }
 
@@ -263,7 +270,7 @@ public final class SessionMonitor {
     public func exportJSON() throws -> Data {
         var object: [(key: String, value: JSONValue)] = [("exported_at", .string(Timestamp.now())), ("session_id", .string(sessionID))]
         if let detail {
-            let data = try JSONEncoder().encode(detail)
+            let data = try WireJSON.encode(detail)
             object.append(("detail", (try? JSONParser.parse(Array(data))) ?? .null))
         }
         object.append(("events", .array(events.reversed().map { .object($0.fields) })))

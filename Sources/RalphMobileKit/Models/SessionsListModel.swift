@@ -82,10 +82,10 @@ public final class SessionsListModel {
             let data = Data(frame.data.utf8)
             switch frame.event {
             case StreamEventName.sessionAdded, StreamEventName.sessionUpdated:
-                guard let session = try? JSONDecoder().decode(Session.self, from: data) else { return }
+                guard let session = try? WireJSON.decode(Session.self, from: data) else { return }
                 upsert(session)
             case StreamEventName.sessionRemoved:
-                guard let removed = try? JSONDecoder().decode(SessionRemoved.self, from: data) else { return }
+                guard let removed = try? WireJSON.decode(SessionRemoved.self, from: data) else { return }
                 sessions.removeAll { $0.id == removed.id }
             default:
                 return

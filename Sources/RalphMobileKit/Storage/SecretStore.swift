@@ -1,4 +1,5 @@
 import Foundation
+import RalphAPI
 
 #if canImport(Glibc)
 import Glibc
@@ -37,7 +38,7 @@ public struct FileSecretStore: SecretStore {
             throw SecretStoreError(description: "\(path) is readable by other users; run: chmod 600 \(path)")
         }
         guard let data = FileManager.default.contents(atPath: path) else { throw SecretStoreError(description: "cannot read \(path)") }
-        guard let secrets = try? JSONDecoder().decode([String: String].self, from: data) else {
+        guard let secrets = try? WireJSON.decode([String: String].self, from: data) else {
             // Never overwrite a file we cannot read: it may hold keys we would lose.
             throw SecretStoreError(description: "\(path) is not a secrets file (a JSON object of strings); fix or remove it")
         }
@@ -47,7 +48,7 @@ public struct FileSecretStore: SecretStore {
     func save(_ secrets: [String: String]) throws {
         let directory = (path as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let data = try JSONEncoder().encode(secrets)
+        let data = try WireJSON.encode(secrets)
         // Created 0600 from the start (never readable by others, not even for a moment), then moved into place.
         let temp = path + ".tmp-\(getpid())"
         unlink(temp)

@@ -115,7 +115,7 @@ public struct EventStream: Sendable {
         let status = Int(response.status.code)
         guard status == 200 else {
             let data = (try? await response.body.collect(upTo: 1 << 20)).map { Data($0.readableBytesView) } ?? Data()
-            let error = RalphClientError.from(status: status, body: try? JSONDecoder().decode(ErrorResponse.self, from: data))
+            let error = RalphClientError.from(status: status, body: try? WireJSON.decode(ErrorResponse.self, from: data))
             // A wrong key, a missing right or a session that does not exist will not get better by retrying.
             sink.yield(.input([401, 403, 404].contains(status) ? .fatal(error.description) : .connectionFailed(error.description)))
             return

@@ -1,4 +1,5 @@
 import Foundation
+import RalphAPI
 
 /// The app's own choices, kept in a small JSON file beside the saved servers: today the theme.
 public struct AppPreferences: Codable, Equatable, Sendable {
@@ -18,7 +19,7 @@ public struct AppPreferences: Codable, Equatable, Sendable {
 
     /// The preferences in `file`; the defaults when it is missing or unreadable.
     public static func load(from file: String) -> AppPreferences {
-        guard let data = FileManager.default.contents(atPath: file), let preferences = try? JSONDecoder().decode(AppPreferences.self, from: data) else {
+        guard let data = FileManager.default.contents(atPath: file), let preferences = try? WireJSON.decode(AppPreferences.self, from: data) else {
             return AppPreferences()
         }
         return preferences
@@ -26,10 +27,8 @@ public struct AppPreferences: Codable, Equatable, Sendable {
 
     /// Writes them to `file` (atomically).
     public func save(to file: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let directory = (file as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try encoder.encode(self).write(to: URL(fileURLWithPath: file), options: .atomic)
+        try WireJSON.encodePretty(self).write(to: URL(fileURLWithPath: file), options: .atomic)
     }
 }

@@ -210,12 +210,12 @@ public final class ConversationsListModel: LiveFeed {
         let data = Data(event.data.utf8)
         switch event.event {
         case ChatEventName.conversationUpdated:
-            guard let conversation = try? JSONDecoder().decode(Conversation.self, from: data) else { return }
+            guard let conversation = try? WireJSON.decode(Conversation.self, from: data) else { return }
             seenWhileLoading?.updateValue(conversation, forKey: conversation.id)
             upsert(conversation)
             sort()
         case ChatEventName.conversationRemoved:
-            guard let removed = try? JSONDecoder().decode(ConversationRemoved.self, from: data) else { return }
+            guard let removed = try? WireJSON.decode(ConversationRemoved.self, from: data) else { return }
             seenWhileLoading?.updateValue(nil, forKey: removed.id)
             remove(removed.id)
         case "ready":

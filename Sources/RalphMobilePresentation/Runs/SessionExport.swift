@@ -56,7 +56,7 @@ public struct SessionExport: Sendable, Equatable {
     }
 
     static func encoded(_ value: some Encodable) throws -> JSONValue {
-        try JSONParser.parse(Array(JSONEncoder().encode(value)))
+        try JSONParser.parse(Array(WireJSON.encode(value)))
     }
 }
 

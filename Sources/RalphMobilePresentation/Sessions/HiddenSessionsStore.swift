@@ -1,4 +1,5 @@
 import Foundation
+import RalphAPI
 
 /// The sessions hidden on this device ("swipe to hide"), per server, kept in a small JSON file.
 ///
@@ -38,9 +39,7 @@ public struct HiddenSessionsStore: Sendable {
         contents.servers[server] = ids.isEmpty ? nil : ids.sorted()
         let data: Data
         do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            data = try encoder.encode(contents)
+            data = try WireJSON.encode(contents)
             try FileManager.default.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: fileURL, options: .atomic)
         } catch {
@@ -52,7 +51,7 @@ public struct HiddenSessionsStore: Sendable {
         guard FileManager.default.fileExists(atPath: fileURL.path) else { return Contents() }
         do {
             let data = try Data(contentsOf: fileURL)
-            return try JSONDecoder().decode(Contents.self, from: data)
+            return try WireJSON.decode(Contents.self, from: data)
         } catch {
             throw Failure(description: "cannot read the hidden sessions from \(fileURL.path): \(error.localizedDescription)")
         }

@@ -5,6 +5,8 @@ import Hummingbird
 ///
 /// - A presented key is looked up unless its address is refused by the ``FailureThrottle`` (`429`); a wrong one counts
 ///   against the address.
+/// - While the keys file cannot be read, a key or cookie that is not recognised gets `503 unavailable: …` (fail
+///   closed: see ``KeyStore/failure``).
 /// - The dashboard's cookie rides along with any request the browser makes. `SameSite=Strict` keeps other sites'
 ///   requests from carrying it, and a request that changes something must also pass ``CrossSiteGuard`` (another port
 ///   of the same host is the same site).
@@ -24,6 +26,7 @@ struct AuthMiddleware: RouterMiddleware {
         } else if authenticator.authRequired, let token = request.cookies[WebSessionStore.cookieName]?.value, !token.isEmpty {
             if CrossSiteGuard.changesState(request.method) { try CrossSiteGuard.check(request) }
             identity = authenticator.identify(webSession: token)
+            if identity == nil, let unavailable = authenticator.keysUnavailable(logger: context.logger) { throw unavailable }
         } else {
             identity = authenticator.identify(nil)
         }
@@ -42,6 +45,10 @@ struct AuthMiddleware: RouterMiddleware {
             throw throttle.error(waiting: wait)
         }
         let identity = authenticator.identify(key)
+        if identity == nil, let unavailable = authenticator.keysUnavailable(logger: context.logger) {
+            // Not counted against the address: the key may be right.
+            throw unavailable
+        }
         if identity == nil { throttle.failure(from: address) }
         return identity
     }

@@ -42,8 +42,16 @@ public final class Authenticator: Sendable {
             guard let fingerprint = apiKeyFingerprint, session.keyFingerprint == fingerprint else { return nil }
             return CallerIdentity(role: .admin, keyID: "cli")
         }
-        guard let key = keyStore.keys.first(where: { $0.id == session.keyID }) else { return nil }
+        guard keyStore.failure == nil, let key = keyStore.keys.first(where: { $0.id == session.keyID }) else { return nil }
         return CallerIdentity(role: key.role, keyID: key.id)
+    }
+
+    /// The `503` for a caller who was not recognised while the keys file cannot be read: their key may well be in
+    /// it, so a plain 401 would be a lie; nil while the file is readable. Logged each time, with the reason.
+    func keysUnavailable(logger: Logger) -> APIError? {
+        guard let failure = keyStore.failure else { return nil }
+        logger.error("refused a keyed request: the keys file cannot be read", metadata: ["reason": "\(failure)"])
+        return .keysFileUnreadable
     }
 
     /// Whether callers must present a key.
@@ -75,6 +83,13 @@ public final class Authenticator: Sendable {
         }
         return nil
     }
+}
+
+extension APIError {
+    /// `503 unavailable: …` while the keys file cannot be read (``KeyStore/failure``).
+    static let keysFileUnreadable = APIError.other(
+        .serviceUnavailable, .unavailable, "the server cannot read its keys file, so no key from it is accepted until it can (see the server log)"
+    )
 }
 
 extension HTTPField.Name {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Logging
 import RalphAPI
 import RalphFiles
 import Synchronization
@@ -29,6 +30,10 @@ public struct StoredKey: Codable, Sendable, Equatable {
 ///
 /// The server keeps the keys in memory and reloads the file when it changes (``reloadIfChanged()``, called from a
 /// background task), so `keys create` and `keys revoke` take effect without a restart.
+///
+/// It fails closed: once the file cannot be read (permissions, a broken edit), no key from it is accepted — a key
+/// revoked in the file the server can no longer read must not stay valid — until a reload succeeds again. The
+/// failure is ``failure``; the server logs it and answers keyed requests `503 unavailable: …` meanwhile.
 public final class KeyStore: Sendable {
     public enum KeyError: Error, CustomStringConvertible, Equatable {
         case unsafePermissions(path: String, mode: UInt32)
@@ -57,6 +62,22 @@ public final class KeyStore: Sendable {
         var keys: [StoredKey] = []
         var digests: [(digest: [UInt8], key: StoredKey)] = []
         var stamp: FileSystem.Status?
+        /// Why the file could not be read at the last reload; no key is accepted while set.
+        var failure: KeyError?
+    }
+
+    /// What a ``reloadIfChanged()`` did.
+    public enum ReloadOutcome: Sendable, Equatable {
+        /// The file did not change (and was readable).
+        case unchanged
+        /// The file changed and its keys are now the ones in use.
+        case reloaded
+        /// The file could not be read, where it could before (or for another reason than before): keys are refused.
+        case failed(KeyError)
+        /// The file still cannot be read, for the same reason as at the previous reload.
+        case stillFailing(KeyError)
+        /// The file can be read again after a failure; its keys are in use.
+        case recovered
     }
 
     public let path: String
@@ -71,18 +92,26 @@ public final class KeyStore: Sendable {
     /// The keys currently loaded.
     public var keys: [StoredKey] { state.withLock { $0.keys } }
     public var isEmpty: Bool { state.withLock { $0.keys.isEmpty } }
+    /// Why the keys file cannot be read, nil while it can. No key from the file is accepted while this is set (the
+    /// keys last read stay listed, so a server that needs keys keeps needing them).
+    public var failure: KeyError? { state.withLock { $0.failure } }
 
-    /// Reloads when the file's size, inode or modification time changed. Blocking; call off the async runtime.
+    /// Reloads when the file's size, inode, mode or modification time changed — and, while the file cannot be read, at
+    /// every call, so a fixed file is noticed however it was fixed. Blocking; call off the async runtime.
     @discardableResult
-    public func reloadIfChanged() -> Bool {
+    public func reloadIfChanged() -> ReloadOutcome {
         let current = FileSystem.status(path)
-        let previous = state.withLock { $0.stamp }
-        guard current != previous else { return false }
+        let (previous, failed) = state.withLock { ($0.stamp, $0.failure) }
+        guard current != previous || failed != nil else { return .unchanged }
         do {
             try reload()
-            return true
+            return failed == nil ? .reloaded : .recovered
         } catch {
-            return false
+            state.withLock {
+                $0.failure = error
+                $0.stamp = current
+            }
+            return failed == error ? .stillFailing(error) : .failed(error)
         }
     }
 
@@ -95,7 +124,7 @@ public final class KeyStore: Sendable {
         guard let bytes = FileSystem.readSmallFile(path, limit: 8 << 20) else { throw .unreadable(path: path, reason: "read failed") }
         let file: File
         do {
-            file = try JSONDecoder().decode(File.self, from: Data(bytes))
+            file = try WireJSON.decode(File.self, from: Data(bytes))
         } catch {
             throw .unreadable(path: path, reason: "not a keys file (\(error))")
         }
@@ -103,10 +132,12 @@ public final class KeyStore: Sendable {
         state.withLock { $0 = State(keys: file.keys, digests: digests, stamp: status) }
     }
 
-    /// The stored key matching `presented`, compared in constant time against every key.
+    /// The stored key matching `presented`, compared in constant time against every key; none while the file cannot
+    /// be read (``failure``).
     public func authenticate(_ presented: String) -> StoredKey? {
         let digest = Array(SHA256.hash(data: Data(presented.utf8)))
         return state.withLock { state in
+            guard state.failure == nil else { return nil }
             var match: StoredKey?
             for entry in state.digests where Self.constantTimeEqual(entry.digest, digest) {
                 match = entry.key
@@ -157,11 +188,9 @@ public final class KeyStore: Sendable {
         try reload()
         var keys = state.withLock { $0.keys }
         change(&keys)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let temp = path + ".tmp-\(getpid())"
         do {
-            let data = try encoder.encode(File(keys: keys))
+            let data = try WireJSON.encodePretty(File(keys: keys))
             guard FileManager.default.createFile(atPath: temp, contents: data, attributes: [.posixPermissions: 0o600]) else {
                 throw KeyError.writeFailed("cannot create \(temp)")
             }
@@ -202,5 +231,19 @@ public final class KeyStore: Sendable {
         var difference: UInt8 = 0
         for i in 0..<a.count { difference |= a[i] ^ b[i] }
         return difference == 0
+    }
+}
+
+extension KeyStore {
+    /// Says what a reload did, once per change: a keys file that cannot be read is an error (keys are refused until
+    /// it can), its recovery a notice.
+    static func log(_ outcome: ReloadOutcome, path: String, logger: Logger) {
+        switch outcome {
+        case .unchanged, .stillFailing: break
+        case .reloaded: logger.info("keys file reloaded", metadata: ["path": "\(path)"])
+        case .failed(let error):
+            logger.error("the keys file cannot be read; every key from it is refused until it can: \(error)", metadata: ["path": "\(path)"])
+        case .recovered: logger.notice("the keys file can be read again; its keys are accepted", metadata: ["path": "\(path)"])
+        }
     }
 }

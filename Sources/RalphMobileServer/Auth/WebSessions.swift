@@ -50,10 +50,14 @@ public final class WebSessionStore: Sendable {
         guard status.mode & 0o077 == 0 else {
             throw StartupError("\(path) can be read by other users (mode \(String(status.mode & 0o777, radix: 8))); run `chmod 600 \(path)`")
         }
-        guard let bytes = FileSystem.readSmallFile(path, limit: 16 << 20),
-            let file = try? JSONDecoder().decode(File.self, from: Data(bytes))
-        else {
-            throw StartupError("\(path) is not a web sessions file; delete it to log every browser out")
+        guard let bytes = FileSystem.readSmallFile(path, limit: 16 << 20) else {
+            throw StartupError("cannot read \(path); delete it to log every browser out")
+        }
+        let file: File
+        do {
+            file = try WireJSON.decode(File.self, from: Data(bytes))
+        } catch {
+            throw StartupError("\(path) is not a web sessions file (\(error)); delete it to log every browser out")
         }
         let now = Date().timeIntervalSince1970
         sessions = Mutex(file.sessions.filter { $0.value.expiresAt > now })
@@ -110,9 +114,7 @@ public final class WebSessionStore: Sendable {
 
     /// Atomic replace with mode 0600.
     private func write(_ snapshot: [String: Session]) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data = try encoder.encode(File(sessions: snapshot))
+        let data = try WireJSON.encode(File(sessions: snapshot))
         let temp = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         guard FileManager.default.createFile(atPath: temp, contents: data, attributes: [.posixPermissions: 0o600]) else {
             throw StartupError("cannot write \(temp)")

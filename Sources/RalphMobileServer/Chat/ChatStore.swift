@@ -8,55 +8,6 @@ import Glibc
 import Darwin
 #endif
 
-/// One change to the chat database, applied by ``ChatStore/commit(_:)`` in order, inside one transaction.
-public enum ChatWrite: Sendable {
-    /// Inserts the conversation, or replaces every field of the stored one (its list tie-breaker and everything that
-    /// belongs to it are kept).
-    case conversation(Conversation)
-    /// Deletes a conversation and, by cascade, its messages, turns, approvals and events. Unknown ids are a no-op.
-    case deleteConversation(String)
-    /// Inserts a message, or replaces every field of the stored one; it keeps its original place in the
-    /// conversation's order either way.
-    case message(ChatMessage)
-    /// Inserts a turn, or replaces every field of the stored one, keeping its queue position.
-    case turn(Turn)
-    /// Inserts an approval, or replaces every field of the stored one, keeping its position.
-    case approval(Approval)
-    /// Appends an event to the conversation's stream with the next sequence number (1, 2, 3 …, no gaps).
-    /// `data` is the event's JSON bytes, sent as they are.
-    case event(conversationID: String, name: String, data: [UInt8])
-    /// Stores a conversation's auto-reply settings and loop state (JSON bytes; `loop` nil before it first ran).
-    case autoReply(conversationID: String, settings: [UInt8], loop: [UInt8]?)
-    /// Stores the default auto-reply settings of a working directory.
-    case autoReplyDefaults(cwd: String, settings: [UInt8])
-}
-
-/// A conversation's stored auto-reply settings and loop.
-public struct StoredAutoReply: Sendable, Hashable {
-    public var settings: [UInt8]
-    public var loop: [UInt8]?
-}
-
-/// An event of a conversation's stream as stored: `seq` is its SSE `id:`.
-public struct StoredChatEvent: Sendable, Hashable {
-    public var conversationID: String
-    /// 1, 2, 3 … per conversation, with no gaps, kept across restarts.
-    public var seq: Int
-    public var name: String
-    /// The event's JSON bytes.
-    public var data: [UInt8]
-    /// When it was stored (`Timestamp.format`).
-    public var createdAt: String
-
-    public init(conversationID: String, seq: Int, name: String, data: [UInt8], createdAt: String) {
-        self.conversationID = conversationID
-        self.seq = seq
-        self.name = name
-        self.data = data
-        self.createdAt = createdAt
-    }
-}
-
 /// Conversations, messages, turns, approvals and conversation events, persisted in one SQLite file through GRDB.
 ///
 /// The file is a WAL database (mode 0600) opened with a `DatabasePool`: reads run concurrently with the one writer,

@@ -5,23 +5,28 @@ import NIOCore
 import RalphAPI
 import Synchronization
 
-/// Runs one conversation: owns its ``ConversationMachine``, feeds it every input one at a time from a mailbox, and
-/// carries out what it returns — persist (one transaction per step), publish, then talk to the agent process.
+/// Runs one conversation: owns its ``ConversationCore`` (the chat machine and its auto-reply loop), feeds it every
+/// input one at a time from a mailbox, and carries out the one list of actions each input returns — persist (one
+/// transaction per step), publish, then talk to the agent process and the judge.
 ///
 /// One input at a time is what keeps event sequence numbers, stored rows and what the agent is told in one order.
-/// The conversation's auto-reply loop (``AutoReplyMachine``) lives here too: it hears every turn that ends and every
-/// approval, and what it decides (a next prompt, a pause, a stop) goes through the same mailbox.
+/// The worker decides nothing: which prompt the loop sends, or what it hears, is the core's business.
+///
+/// A step that cannot be stored stops the conversation (``Failure``): the machine has already moved on, so it is no
+/// longer in step with the database. Its agent process is stopped, its live streams end with an `error` event (not
+/// stored: the database is what failed) and every later request is refused with that reason; the next server start settles
+/// the conversation from what was stored, like after a crash.
 final class ConversationWorker: Sendable {
-    /// Everything the worker's loop owns.
-    struct State: Sendable {
-        var chat: ConversationMachine
-        var autoReply: AutoReplyMachine
+    typealias Job = @Sendable (inout ConversationCore) async -> Void
+
+    /// Why the conversation stopped taking input.
+    struct Failure: Error, Sendable, CustomStringConvertible {
+        var reason: String
+        var description: String { "the conversation stopped because a step could not be stored (\(reason)); restart the server to recover it" }
     }
 
-    typealias Job = @Sendable (inout State) async -> Void
-
     struct ProcessSlot: Sendable {
-        var process: AgentProcess?
+        var session: (any AgentSession)?
         var generation = 0
     }
 
@@ -29,37 +34,42 @@ final class ConversationWorker: Sendable {
     private let mailbox: AsyncStream<Job>.Continuation
     private let loop: Mutex<Task<Void, Never>?> = Mutex(nil)
     private let slot = Mutex(ProcessSlot())
+    /// Output readers, terminations and judge calls: cancelled and awaited on shutdown.
+    private let tasks = OwnedTasks()
+    private let failure = Mutex<Failure?>(nil)
     private let context: ChatContext
-    private let options: SpawnOptions
+    private let options: AgentSpawnOptions
 
-    init(machine: ConversationMachine, autoReply: AutoReplyMachine, context: ChatContext) {
-        self.id = machine.conversation.id
+    init(core: ConversationCore, context: ChatContext) {
+        self.id = core.chat.conversation.id
         self.context = context
-        let conversation = machine.conversation
-        self.options = SpawnOptions(cwd: conversation.cwd, model: conversation.model, permissionMode: conversation.permissionMode)
+        let conversation = core.chat.conversation
+        self.options = AgentSpawnOptions(cwd: conversation.cwd, model: conversation.model, permissionMode: conversation.permissionMode)
         let (stream, continuation) = AsyncStream<Job>.makeStream()
         self.mailbox = continuation
         let task = Task {
-            var state = State(chat: machine, autoReply: autoReply)
+            var core = core
             for await job in stream {
-                await job(&state)
+                await job(&core)
             }
         }
         loop.withLock { $0 = task }
     }
 
+    /// Set once a step could not be stored.
+    var stopped: Failure? { failure.withLock { $0 } }
+
     // MARK: - Submitting work
 
-    /// Runs `body` on the machine in turn, carries out its actions, and returns its result once they are stored and
-    /// published.
-    func perform<R: Sendable>(
-        _ body: @escaping @Sendable (inout ConversationMachine, Date) throws(ConversationMachine.Refusal) -> (R, [ConversationMachine.Action])
-    ) async throws -> R {
+    /// Runs `body` on the core in turn, carries out its actions, and returns its result once they are stored and
+    /// published. Refused with ``Failure`` once the conversation stopped.
+    func perform<R: Sendable>(_ body: @escaping @Sendable (inout ConversationCore, Date) throws -> (R, [ConversationCore.Action])) async throws -> R {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<R, any Error>) in
-            let accepted = mailbox.yield { [self] state in
+            let accepted = mailbox.yield { [self] core in
                 do {
-                    let (result, actions) = try body(&state.chat, Date())
-                    try await execute(actions, &state)
+                    if let failure = stopped { throw failure }
+                    let (result, actions) = try body(&core, Date())
+                    try await execute(actions)
                     continuation.resume(returning: result)
                 } catch {
                     continuation.resume(throwing: error)
@@ -69,277 +79,196 @@ final class ConversationWorker: Sendable {
         }
     }
 
-    /// Runs `body` on the auto-reply loop in turn (it may look at the conversation), carries out its actions.
-    func performAutoReply<R: Sendable>(
-        _ body: @escaping @Sendable (inout AutoReplyMachine, ConversationMachine, Date) throws(AutoReplyMachine.Refusal) -> (R, [AutoReplyMachine.Action])
-    ) async throws -> R {
+    /// Reads the core in turn (after everything queued before).
+    func read<R: Sendable>(_ body: @escaping @Sendable (ConversationCore, Date) -> R) async throws -> R {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<R, any Error>) in
-            let accepted = mailbox.yield { [self] state in
-                do {
-                    let (result, actions) = try body(&state.autoReply, state.chat, Date())
-                    try await executeAutoReply(actions, &state)
-                    if !actions.contains(where: { if case .progress = $0 { true } else { false } }) {
-                        // Settings changed without a progress step: store the loop anyway.
-                        _ = try await context.store.commit([try autoReplyRow(state.autoReply)])
-                    }
-                    continuation.resume(returning: result)
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
+            let accepted = mailbox.yield { core in continuation.resume(returning: body(core, Date())) }
             if case .terminated = accepted { continuation.resume(throwing: APIError.sessionNotFound("conversation \(id) was deleted")) }
         }
     }
 
-    /// Reads the state in turn (after everything queued before).
-    func read<R: Sendable>(_ body: @escaping @Sendable (State, Date) -> R) async throws -> R {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<R, any Error>) in
-            let accepted = mailbox.yield { state in continuation.resume(returning: body(state, Date())) }
-            if case .terminated = accepted { continuation.resume(throwing: APIError.sessionNotFound("conversation \(id) was deleted")) }
-        }
-    }
-
-    /// Queues an input without waiting for it.
-    func enqueue(_ body: @escaping @Sendable (inout ConversationMachine, Date) -> [ConversationMachine.Action]) {
-        mailbox.yield { [self] state in
-            let actions = body(&state.chat, Date())
+    /// Queues an input without waiting for it (agent output, process exits, ticks, the judge's answer). Once the
+    /// conversation stopped, inputs are dropped (it was said once, loudly, when it stopped).
+    func enqueue(_ body: @escaping @Sendable (inout ConversationCore, Date) -> [ConversationCore.Action]) {
+        mailbox.yield { [self] core in
+            guard stopped == nil else { return }
             do {
-                try await execute(actions, &state)
+                try await execute(body(&core, Date()))
             } catch {
-                context.logger.error("conversation \(id): could not store a step: \(error)")
+                // `execute` stopped the conversation: logged, announced on its streams, refused from now on.
             }
         }
     }
 
-    /// Queues an input of the auto-reply loop without waiting for it; refusals are logged.
-    func enqueueAutoReply(_ input: AutoReplyMachine.Input) {
-        mailbox.yield { [self] state in
-            do {
-                let actions = try state.autoReply.handle(input)
-                try await executeAutoReply(actions, &state)
-            } catch {
-                context.logger.debug("conversation \(id): auto-reply input \(input) not applied: \(error)")
-            }
-        }
-    }
-
-    /// Stops the agent process and the mailbox (the conversation is deleted, or the server stops).
+    /// Stops the agent process, the mailbox and every task the worker started (the conversation is deleted, or the
+    /// server stops).
     func shutdown(grace: Duration) async {
+        // Inputs already queued are carried out (they may start a process), then the process stops, then the
+        // readers, which end with its output, and whatever else is still running.
         mailbox.finish()
-        let process = slot.withLock { slot -> AgentProcess? in
-            defer { slot.process = nil }
-            return slot.process
-        }
-        if let process { _ = await process.terminate(grace: grace) }
         let task = loop.withLock { $0 }
         await task?.value
+        let session = slot.withLock { slot -> (any AgentSession)? in
+            defer { slot.session = nil }
+            return slot.session
+        }
+        if let session { _ = await session.terminate(grace: grace) }
+        await tasks.cancelAndWait()
     }
 
     // MARK: - Carrying out actions
 
-    private func execute(_ actions: [ConversationMachine.Action], _ state: inout State) async throws {
+    /// Stores the step in one transaction and publishes it, then carries out what touches the agent and the judge.
+    /// A step that cannot be stored stops the conversation (and the error is thrown to whoever asked).
+    private func execute(_ actions: [ConversationCore.Action]) async throws {
         guard !actions.isEmpty else { return }
         var writes: [ChatWrite] = []
         var approvals: [Approval] = []
         var conversation: Conversation?
-        for action in actions {
-            switch action {
-            case .save(.conversation(let c)):
-                writes.append(.conversation(c))
-                conversation = c
-            case .save(.message(let m)): writes.append(.message(m))
-            case .save(.turn(let t)): writes.append(.turn(t))
-            case .save(.approval(let a)):
-                writes.append(.approval(a))
-                approvals.append(a)
-            case .emit(let event):
-                writes.append(.event(conversationID: id, name: event.name, data: Array(try context.encoder.encode(event))))
-            case .spawn, .send, .terminate:
-                break
-            }
-        }
-        if !writes.isEmpty {
-            try await commitAndPublish(writes)
-            for approval in approvals { context.eventHub.approvalChanged(approval) }
-            if let conversation { context.eventHub.publishConversation(name: ChatEventName.conversationUpdated, value: conversation) }
-        }
-        for action in actions {
-            switch action {
-            case .spawn(let session): spawn(resume: session)
-            case .send(let command): send(command)
-            case .terminate:
-                if let process = slot.withLock({ $0.process }) {
-                    let grace = context.terminateGrace
-                    // Its exit comes back through the output reader.
-                    Task { _ = await process.terminate(grace: grace) }
-                }
-            case .save, .emit:
-                break
-            }
-        }
-        try await feedAutoReply(actions, &state)
-    }
-
-    /// Stores a step in one transaction, then sends its events (now numbered) to the conversation's streams.
-    private func commitAndPublish(_ writes: [ChatWrite]) async throws {
-        let stored = try await context.store.commit(writes)
-        context.chatHub.publish(conversationID: id, events: stored.map { ($0.seq, SSEFrame.event(id: String($0.seq), name: $0.name, data: $0.data)) })
-    }
-
-    // MARK: - Auto-reply
-
-    /// Tells the auto-reply loop what happened in the conversation: turns that ended, approvals.
-    private func feedAutoReply(_ actions: [ConversationMachine.Action], _ state: inout State) async throws {
-        guard state.autoReply.state != .stopped else { return }
-        let now = Date()
-        for action in actions {
-            guard case .emit(let event) = action else { continue }
-            let input: AutoReplyMachine.Input?
-            // Turns the agent ran by itself are not the loop's: the loop waits for the answers to its own prompts.
-            let ended = state.chat.lastEnded.flatMap { $0.origin == .user ? $0 : nil }
-            switch event {
-            case .complete(let e) where ended?.turnID == e.turnId:
-                input = .turnEnded(reply: ended?.reply ?? "", failed: false, error: nil, now: now)
-            case .error(let e) where e.turnId != nil && ended?.turnID == e.turnId:
-                input = .turnEnded(reply: ended?.reply ?? "", failed: true, error: e.message, now: now)
-            case .permissionRequired:
-                input = .approvalPending(now: now)
-            case .permissionResolved where state.chat.pendingApprovalIDs.isEmpty:
-                input = .approvalsResolved(now: now)
-            default:
-                input = nil
-            }
-            guard let input, let decided = try? state.autoReply.handle(input) else { continue }
-            try await executeAutoReply(decided, &state)
-        }
-    }
-
-    /// Carries out the loop's actions: progress is stored with the loop and announced; a prompt is sent as a message.
-    private func executeAutoReply(_ actions: [AutoReplyMachine.Action], _ state: inout State) async throws {
-        guard !actions.isEmpty else { return }
-        var writes: [ChatWrite] = []
         var notices: [AutoReplyProgress] = []
-        for action in actions {
-            switch action {
-            case .progress(let progress):
-                writes.append(try autoReplyRow(state.autoReply))
-                writes.append(.event(conversationID: id, name: ChatEventName.autoReply, data: Array(try context.encoder.encode(.autoReply(progress)))))
-            case .notice(let progress):
-                notices.append(progress)
-            case .send, .judge:
-                break
+        do {
+            for action in actions {
+                switch action {
+                case .save(.conversation(let c)):
+                    writes.append(.conversation(c))
+                    conversation = c
+                case .save(.message(let m)): writes.append(.message(m))
+                case .save(.turn(let t)): writes.append(.turn(t))
+                case .save(.approval(let a)):
+                    writes.append(.approval(a))
+                    approvals.append(a)
+                case .saveLoop(let machine): writes.append(try autoReplyRow(machine))
+                case .emit(let event):
+                    writes.append(.event(conversationID: id, name: event.name, data: Array(try context.encoder.encode(event))))
+                case .notice(let progress): notices.append(progress)
+                case .spawn, .send, .terminate, .judge: break
+                }
             }
+            if !writes.isEmpty {
+                let stored = try await context.store.commit(writes)
+                context.chatHub.publish(conversationID: id, events: stored.map { ($0.seq, SSEFrame.event(id: String($0.seq), name: $0.name, data: $0.data)) })
+            }
+        } catch {
+            let failure = Failure(reason: "\(error)")
+            stop(failure)
+            throw failure
         }
-        if !writes.isEmpty { try await commitAndPublish(writes) }
+        for approval in approvals { context.eventHub.approvalChanged(approval) }
+        if let conversation { context.eventHub.publishConversation(name: ChatEventName.conversationUpdated, value: conversation) }
         for notice in notices { context.eventHub.publishConversation(name: ChatEventName.autoReplyNotice, value: notice) }
         for action in actions {
             switch action {
-            case .send(let prompt):
-                let (_, chatActions) = state.chat.send(text: prompt, mode: .queue, now: Date())
-                try await execute(chatActions, &state)
-            case .judge(let reply):
-                judge(reply: reply, prompt: state.chat.lastEnded?.prompt, settings: state.autoReply.settings)
-            case .progress, .notice:
-                break
+            case .spawn(let session): await spawn(resume: session)
+            case .send(let command): send(command)
+            case .terminate:
+                if let session = slot.withLock({ $0.session }) {
+                    let grace = context.terminateGrace
+                    // Its exit comes back through the output reader.
+                    tasks.run { _ = await session.terminate(grace: grace) }
+                }
+            case .judge(let reply, let task, let settings): judge(reply: reply, task: task, settings: settings)
+            case .save, .saveLoop, .emit, .notice: break
             }
+        }
+    }
+
+    /// The conversation stops taking input: logged, its agent stopped, and said on its live streams.
+    private func stop(_ failure: Failure) {
+        let first = self.failure.withLock { current -> Bool in
+            guard current == nil else { return false }
+            current = failure
+            return true
+        }
+        guard first else { return }
+        context.logger.error("conversation \(id): \(failure)")
+        let event = ChatEvent.error(ChatErrorEvent(turnId: nil, message: failure.description, recoverable: false))
+        do {
+            // The conversation's streams end with it. No `id:`: it is not stored, so it takes no place in the sequence
+            // a client resumes from; a client that reconnects is refused with the same reason.
+            let frame = SSEFrame.event(id: nil, name: event.name, data: Array(try context.encoder.encode(event)))
+            context.chatHub.conversations.remove(id) { _ in frame }
+        } catch {
+            context.logger.error("conversation \(id): could not encode the error event for its streams: \(error)")
+        }
+        if let session = slot.withLock({ $0.session }) {
+            let grace = context.terminateGrace
+            tasks.run { _ = await session.terminate(grace: grace) }
         }
     }
 
     /// The loop's row: its settings and its whole state.
     func autoReplyRow(_ machine: AutoReplyMachine) throws -> ChatWrite {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return .autoReply(conversationID: id, settings: Array(try encoder.encode(machine.settings)), loop: Array(try encoder.encode(machine)))
+        .autoReply(conversationID: id, settings: Array(try WireJSON.encode(machine.settings)), loop: Array(try WireJSON.encode(machine)))
     }
 
     /// Asks the judge in the background; its verdict (or its failure, then the rules decide) comes back as an input.
-    private func judge(reply: String, prompt: String?, settings: AutoReplySettings) {
-        guard let judgeSettings = settings.judge else {
-            enqueueAutoReply(.judged(confidence: nil, nextPrompt: nil, now: Date()))
-            return
-        }
-        let judge = AutoReplyJudge(settings: judgeSettings, environment: context.environment)
+    private func judge(reply: String, task: String?, settings: JudgeSettings) {
+        let judge = AutoReplyJudge(settings: settings, environment: context.environment)
         let logger = context.logger
         let conversationID = id
-        Task { [self] in
+        tasks.run { [self] in
             do {
-                let verdict = try await judge.judge(reply: reply, task: prompt, history: [])
-                enqueueAutoReply(.judged(confidence: verdict.confidence, nextPrompt: verdict.nextPrompt, now: Date()))
+                let verdict = try await judge.judge(reply: reply, task: task, history: [])
+                enqueue { core, now in core.judged(confidence: verdict.confidence, nextPrompt: verdict.nextPrompt, now: now) }
             } catch {
                 logger.notice("conversation \(conversationID): the auto-reply judge failed (\(error)); the rules decide")
-                enqueueAutoReply(.judged(confidence: nil, nextPrompt: nil, now: Date()))
+                enqueue { core, now in core.judged(confidence: nil, nextPrompt: nil, now: now) }
             }
         }
     }
 
     private func send(_ command: AgentCommand) {
-        guard let process = slot.withLock({ $0.process }) else {
+        guard let session = slot.withLock({ $0.session }) else {
             context.logger.warning("conversation \(id): no process to send \(command) to")
             return
         }
-        let line: [UInt8] =
-            switch command {
-            case .user(let text, let id): ClaudeInput.user(text: text, uuid: id)
-            case .allow(let requestID, let input): ClaudeInput.allow(requestID: requestID, input: input)
-            case .deny(let requestID, let message, let interrupt): ClaudeInput.deny(requestID: requestID, message: message, interrupt: interrupt)
-            case .interrupt(let requestID): ClaudeInput.interrupt(requestID: requestID)
-            }
-        process.send(line)
+        session.send(command)
     }
 
-    private func spawn(resume session: String?) {
-        let backend = context.backend
-        var arguments = backend.arguments
-        if let session { arguments += ["--resume", session] }
-        if let model = options.model { arguments += ["--model", model] }
-        // `default` is the CLI's own default: no flag (not every version lists it among the choices).
-        if let mode = options.permissionMode, mode != "default" { arguments += ["--permission-mode", mode] }
-        let process: AgentProcess
+    private func spawn(resume sessionID: String?) async {
+        var options = options
+        options.resumeSessionID = sessionID
+        let session: any AgentSession
         do {
-            process = try AgentProcess.start(
-                executable: backend.command, arguments: arguments, workingDirectory: options.cwd, environment: context.environment
-            )
+            session = try context.adapter.start(options, environment: context.environment)
         } catch {
             let reason = error.description
-            enqueue { machine, now in machine.processFailedToStart(reason, now: now) }
+            enqueue { core, now in core.processFailedToStart(reason, now: now) }
             return
         }
         let generation = slot.withLock { slot -> Int in
             slot.generation += 1
-            slot.process = process
+            slot.session = session
             return slot.generation
         }
-        enqueue { machine, now in machine.processStarted(now: now) }
+        enqueue { core, now in core.processStarted(now: now) }
         let logger = context.logger
         let conversationID = id
-        Task { [self] in
-            for await line in process.lines {
-                let outputs = ClaudeStreamDecoder.decode(line: line)
-                for output in outputs {
-                    if case .notJSON(let text) = output {
-                        logger.debug("conversation \(conversationID): skipped a line that is not JSON: \(text.prefix(200))")
-                        continue
-                    }
-                    enqueue { machine, now in machine.handle(output, now: now) }
+        let name = context.adapter.name
+        let started = tasks.run { [self] in
+            await session.readEvents { event in
+                if case .notJSON(let text) = event {
+                    logger.debug("conversation \(conversationID): skipped a line that is not JSON: \(text.prefix(200))")
+                    return
                 }
+                enqueue { core, now in core.agentOutput(event, now: now) }
             }
-            let exit = await process.waitForExit()
-            let stderr = process.stderrTail
+            let exit = await session.waitForExit()
+            let stderr = session.stderrTail
             let current = slot.withLock { slot -> Bool in
                 guard slot.generation == generation else { return false }
-                slot.process = nil
+                slot.session = nil
                 return true
             }
             guard current else { return }
-            logger.info("conversation \(conversationID): \(backend.name) exited (\(exit))")
-            enqueue { machine, now in machine.processExited(exit, stderr: stderr, now: now) }
+            logger.info("conversation \(conversationID): \(name) exited (\(exit))")
+            enqueue { core, now in core.processExited(exit, stderr: stderr, now: now) }
         }
-    }
-
-    /// The working directory and flags of the conversation, fixed at creation.
-    struct SpawnOptions: Sendable {
-        var cwd: String
-        var model: String?
-        var permissionMode: String?
+        if !started {
+            // Shut down meanwhile (the loop is drained first, so this is a guard): the process must not outlive it.
+            logger.notice("conversation \(conversationID): \(name) started while the worker was shutting down; stopping it")
+            slot.withLock { if $0.generation == generation { $0.session = nil } }
+            _ = await session.terminate(grace: context.terminateGrace)
+        }
     }
 }

@@ -71,7 +71,7 @@ struct AutoReplyRoutes {
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
         guard buffer.readableBytes > 0, !String(buffer: buffer).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
         do {
-            return try JSONDecoder().decode(AutoReplySettings.self, from: Data(buffer: buffer))
+            return try WireJSON.decode(AutoReplySettings.self, from: Data(buffer: buffer))
         } catch let error as DecodingError {
             throw APIError.invalidBody(APIRequestDecoder.describe(error))
         } catch {

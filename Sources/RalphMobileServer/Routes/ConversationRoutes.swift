@@ -143,21 +143,22 @@ struct ConversationRoutes {
     func events(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         try context.require(.viewer)
         let id = try Self.id(context)
-        // Right after a start, conversations are opened (and what the last server left is settled) in the background.
-        await chat.waitUntilReady()
-        _ = try await chat.conversation(id)
-        let cursor = try EventStreamRoutes.cursor(for: request)
-        guard let (queue, subscriberID, lastSeq) = chat.chatHub.subscribe(conversationID: id) else {
-            throw APIError.notFound("conversation '\(id)' does not exist")
+        // Right after a start, this waits until conversations are opened (and what the last server left is settled).
+        let feed = try await chat.feed(id)
+        let cursor: EventStreamRoutes.Cursor
+        do {
+            cursor = try EventStreamRoutes.cursor(for: request)
+        } catch {
+            feed.close()
+            throw error
         }
+        let live = feed.live
         let after: Int
         switch cursor {
-        case .after(let a): after = min(a.line, lastSeq)
-        case .last(let n): after = max(0, lastSeq - n)
+        case .after(let a): after = min(a.line, live.head)
+        case .last(let n): after = max(0, live.head - n)
         case .all: after = 0
         }
-        let hub = chat.chatHub
-        let store = chat.store
         let logger = context.logger
         let eventLoop = context.eventLoop
         let watchdog = self.watchdog
@@ -167,27 +168,18 @@ struct ConversationRoutes {
             body: ResponseBody { writer in
                 let (watchID, watch) = watchdog.register { channel.close(promise: nil) }
                 defer {
-                    hub.unsubscribe(conversationID: id, subscriberID: subscriberID)
+                    feed.close()
                     watchdog.unregister(watchID)
                 }
                 do {
                     try await request.body.consumeWithCancellationOnInboundClose { _ in
                         try await withGracefulShutdownHandler {
                             try await watch.writing { try await writer.write(SSEFrame.preamble) }
-                            try await Self.replay(id, after: after, through: lastSeq, store: store, writer: &writer, watch: watch)
-                            try await EventStreamRoutes.forward(queue, writer: &writer, watch: watch, eventLoop: eventLoop) { writer, from in
-                                // Fell behind: read the stored events on to the head, as often as it moves, then rejoin.
-                                var position = from
-                                while let head = hub.head(conversationID: id) {
-                                    if head > position {
-                                        try await Self.replay(id, after: position, through: head, store: store, writer: &writer, watch: watch)
-                                        position = head
-                                    }
-                                    if hub.rejoin(conversationID: id, subscriberID: subscriberID, at: position) { return }
-                                }
-                            }
+                            try await LiveStream.follow(live, key: id, fanout: feed.fanout, after: after, replay: { after, through, writer in
+                                try await Self.replay(feed, after: after, through: through, writer: &writer, watch: watch)
+                            }, writer: &writer, watch: watch, eventLoop: eventLoop)
                         } onGracefulShutdown: {
-                            queue.close()
+                            live.queue.close()
                             watch.closeIfStuck()
                         }
                     }
@@ -201,11 +193,11 @@ struct ConversationRoutes {
 
     /// Writes the stored events of a conversation with sequence numbers in (after, through], in batches.
     static func replay(
-        _ id: String, after: Int, through: Int, store: ChatStore, writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch
+        _ feed: ConversationFeed, after: Int, through: Int, writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch
     ) async throws {
         var position = after
         while position < through {
-            let batch = try await store.events(conversationID: id, after: position, limit: min(500, through - position))
+            let batch = try await feed.stored(after: position, limit: min(500, through - position))
             guard let last = batch.last else { break }
             var buffer = ByteBuffer()
             for event in batch where event.seq <= through {

@@ -85,15 +85,16 @@ struct EventStreamRoutes {
             id = snapshot.id
         }
         let cursor = try Self.cursor(for: request)
-        var subscription = hub.subscribe(runID: id)
-        if case .after(let known) = cursor, known.line > subscription.lastLine {
+        let wantsState = request.uri.queryParameters["state"].map { $0 == "1" || $0 == "true" } ?? false
+        var subscription = hub.subscribe(runID: id, wantsState: wantsState)
+        if case .after(let known) = cursor, known.line > subscription.head {
             // The client knows of lines not announced yet: let the catalog read the file now, then look again.
             hub.unsubscribe(subscription, runID: id)
             await catalog.catchUp(id: id)
-            subscription = hub.subscribe(runID: id)
+            subscription = hub.subscribe(runID: id, wantsState: wantsState)
         }
         if case .unknown = subscription { throw APIError.sessionNotFound("session '\(id)' is gone") }
-        let lastLine = subscription.lastLine
+        let lastLine = subscription.head
         var after: Int
         var reset: StreamReset?
         switch cursor {
@@ -113,6 +114,7 @@ struct EventStreamRoutes {
         let eventLoop = context.eventLoop
         let catalog = self.catalog
         let hub = self.hub
+        let lookup = self.lookup
         let watchdog = self.watchdog
         let channel = context.channel
         let subscribed = subscription
@@ -131,20 +133,23 @@ struct EventStreamRoutes {
                     hub.unsubscribe(subscribed, runID: id)
                     watchdog.unregister(watchID)
                 }
+                let replay: LiveStream.Replay = { after, through, writer in
+                    try await Self.replay(runID: id, after: after, through: through, catalog: catalog, writer: &writer, watch: watch)
+                }
                 do {
                     try await request.body.consumeWithCancellationOnInboundClose { _ in
                         try await withGracefulShutdownHandler {
                             try await watch.writing { try await writer.write(first) }
-                            try await Self.replay(runID: id, after: replayAfter, through: lastLine, catalog: catalog, writer: &writer, watch: watch)
-                            if case .live(let queue, let subscriberID, _, _) = subscribed {
-                                try await Self.forward(queue, writer: &writer, watch: watch, eventLoop: eventLoop) { writer, from in
-                                    try await Self.catchUp(runID: id, subscriberID: subscriberID, after: from, hub: hub, catalog: catalog, writer: &writer, watch: watch)
-                                }
-                            } else if let snapshot = catalog.snapshot(id: id) {
-                                try await watch.writing { try await writer.write(EventHub.endFrame(for: snapshot)) }
+                            if case .live(let live) = subscribed {
+                                try await LiveStream.follow(
+                                    live, key: id, fanout: hub.runs, after: replayAfter, replay: replay, writer: &writer, watch: watch, eventLoop: eventLoop
+                                )
+                            } else {
+                                try await replay(replayAfter, lastLine, &writer)
+                                try await Self.finish(runID: id, withState: wantsState, lookup: lookup, writer: &writer, watch: watch)
                             }
                         } onGracefulShutdown: {
-                            if case .live(let queue, _, _, _) = subscribed { queue.close() }
+                            if case .live(let live) = subscribed { live.queue.close() }
                             watch.closeIfStuck()
                         }
                     }
@@ -160,6 +165,22 @@ struct EventStreamRoutes {
         )
     }
 
+    /// The end of a finished run's stream after its replay: its last state (when asked for) and the `end` frame.
+    static func finish(
+        runID: String, withState: Bool, lookup: SessionLookup, writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch
+    ) async throws {
+        guard let snapshot = lookup.catalog.snapshot(id: runID) else { return }
+        var frames = ByteBuffer()
+        if withState {
+            var state = SSEFrame.event(id: nil, name: StreamEventName.state, value: try await lookup.detailed(snapshot).detail())
+            frames.writeBuffer(&state)
+        }
+        var end = EventHub.endFrame(for: snapshot)
+        frames.writeBuffer(&end)
+        let pending = frames
+        try await watch.writing { try await writer.write(pending) }
+    }
+
     /// The check of line `line` of a run as the file holds it now (nil when that line is not an event any more).
     static func check(ofLine line: Int, runID: String, catalog: RunCatalog) async -> UInt32? {
         guard var position = catalog.replayStart(id: runID, afterLine: line - 1) else { return nil }
@@ -171,21 +192,6 @@ struct EventStreamRoutes {
             if let event = batch.events.first(where: { $0.id == line }) { return SessionEventID.check(ts: event.ts, topic: event.topic) }
             if batch.done { return nil }
             position = batch.next
-        }
-    }
-
-    /// A subscriber that fell behind reads the file after `after` up to the run's head, as often as the head moves
-    /// meanwhile, then rejoins the live feed.
-    static func catchUp(
-        runID: String, subscriberID: Int, after: Int, hub: EventHub, catalog: RunCatalog, writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch
-    ) async throws {
-        var position = after
-        while let head = hub.head(runID: runID) {
-            if head > position {
-                try await replay(runID: runID, after: position, through: head, catalog: catalog, writer: &writer, watch: watch)
-                position = head
-            }
-            if hub.rejoin(runID: runID, subscriberID: subscriberID, at: position) { return }
         }
     }
 
@@ -212,102 +218,5 @@ struct EventStreamRoutes {
             if batch.done { return }
             position = batch.next
         }
-    }
-
-    /// Writes queued frames until the queue ends. What queued up while the last write was in flight goes out in one
-    /// write (one syscall for a burst, not one per frame); frames are never dropped or reordered. A catch-up marker
-    /// (the subscriber fell behind its budget) hands the writer to `catchUp`, which reads the durable log and rejoins.
-    /// It runs on the connection's event loop (`eventLoop`), so a wake-up and its write are one hop, not two.
-    static func forward(
-        _ queue: SubscriberQueue, writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch, eventLoop: any EventLoop,
-        catchUp: (inout any ResponseBodyWriter, Int) async throws -> Void
-    ) async throws {
-        try await EventLoopExecutor.run(on: eventLoop) { try await forward(queue, writer: &writer, watch: watch, catchUp: catchUp) }
-    }
-
-    private static func forward(
-        _ queue: SubscriberQueue, writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch,
-        catchUp: (inout any ResponseBodyWriter, Int) async throws -> Void
-    ) async throws {
-        while true {
-            let batch = await queue.nextBatch()
-            if batch.isEmpty { return }
-            if batch.count == 1, case .frame(let frame) = batch[0] {
-                try await watch.writing { try await writer.write(frame) }
-                continue
-            }
-            var buffer = ByteBuffer()
-            var ended = false
-            for item in batch {
-                switch item {
-                case .frame(var frame): buffer.writeBuffer(&frame)
-                case .heartbeat: buffer.writeImmutableBuffer(SSEFrame.heartbeat)
-                case .end(var frame):
-                    buffer.writeBuffer(&frame)
-                    ended = true
-                case .catchUp(let after):
-                    if buffer.readableBytes > 0 {
-                        let pending = buffer
-                        try await watch.writing { try await writer.write(pending) }
-                        buffer.clear()
-                    }
-                    try await catchUp(&writer, after)
-                }
-                if ended { break }
-            }
-            if buffer.readableBytes > 0 {
-                let pending = buffer
-                try await watch.writing { try await writer.write(pending) }
-            }
-            if ended { return }
-        }
-    }
-
-    // MARK: - Global stream
-
-    func globalEvents(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        try context.require(.viewer)
-        await catalog.waitUntilReady()
-        let lastEventID = request.headers[.lastEventID]?.trimmingCharacters(in: .whitespaces)
-        let (queue, subscriberID, initial) = hub.subscribeGlobal(lastEventID: lastEventID)
-        let hub = self.hub
-        let logger = context.logger
-        let eventLoop = context.eventLoop
-        let watchdog = self.watchdog
-        let channel = context.channel
-        return Response(
-            status: .ok, headers: Self.headers,
-            body: ResponseBody { writer in
-                let (watchID, watch) = watchdog.register { channel.close(promise: nil) }
-                defer {
-                    hub.unsubscribeGlobal(subscriberID: subscriberID)
-                    watchdog.unregister(watchID)
-                }
-                do {
-                    try await request.body.consumeWithCancellationOnInboundClose { _ in
-                        try await withGracefulShutdownHandler {
-                            var buffer = SSEFrame.preamble
-                            for var frame in initial { buffer.writeBuffer(&frame) }
-                            let first = buffer
-                            try await watch.writing { try await writer.write(first) }
-                            try await Self.forward(queue, writer: &writer, watch: watch, eventLoop: eventLoop) { writer, after in
-                                // The global log is in memory: what was missed comes in one piece, and the
-                                // subscriber rejoins in the same step.
-                                var missed = ByteBuffer()
-                                for var frame in hub.globalCatchUp(subscriberID: subscriberID, after: after) { missed.writeBuffer(&frame) }
-                                let pending = missed
-                                try await watch.writing { try await writer.write(pending) }
-                            }
-                        } onGracefulShutdown: {
-                            queue.close()
-                            watch.closeIfStuck()
-                        }
-                    }
-                } catch {
-                    logger.debug("global stream ended: \(error)")
-                }
-                try? await writer.finish(nil)
-            }
-        )
     }
 }

@@ -16,16 +16,16 @@ struct HealthRoutes {
         return list
     }
 
-    func register(on router: Router<AppRequestContext>) {
-        router.get("/health") { _, _ in
+    func register(on routes: Routes) {
+        routes.open.get("/health") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "OK")))
         }
-        router.get("/api/health") { _, _ in
+        routes.open.get("/api/health") { _, _ in
             // A health check must answer quickly, even while a slow CLI is still being asked about itself.
             let agent = await chat.agent(patience: .seconds(3))
             return JSONResponse.make(
                 HealthResponse(
-                    status: "ok", version: RalphMobileVersion.current, timestamp: Timestamp.now(), protocolVersion: RalphMobileVersion.protocolVersion,
+                    status: chat.recoveryProblems.isEmpty ? "ok" : "degraded", version: RalphMobileVersion.current, timestamp: Timestamp.now(), protocolVersion: RalphMobileVersion.protocolVersion,
                     capabilities: Self.capabilities + Self.capabilities(of: agent), authRequired: authenticator.authRequired, agents: [agent]
                 )
             )

@@ -6,13 +6,11 @@ import RalphAPI
 struct HostRoutes {
     let sampler: HostSampler
 
-    func register(on router: Router<AppRequestContext>) {
-        router.get("/api/host/metrics") { _, context in
-            try context.require(.viewer)
+    func register(on routes: Routes) {
+        routes.viewer.get("/api/host/metrics") { _, _ in
             return JSONResponse.make(try await reading().metrics)
         }
-        router.get("/api/host/processes") { _, context in
-            try context.require(.viewer)
+        routes.viewer.get("/api/host/processes") { _, _ in
             return JSONResponse.make(HostProcessesResponse(processes: try await reading().processes))
         }
     }

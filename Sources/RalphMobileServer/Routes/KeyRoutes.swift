@@ -6,15 +6,18 @@ import RalphAPI
 struct KeyRoutes {
     let keyStore: KeyStore
 
-    func register(on router: Router<AppRequestContext>) {
-        router.get("/api/keys") { _, context in
-            try context.require(.admin)
+    func register(on routes: Routes) {
+        routes.admin.get("/api/keys") { _, context in
+            // The keys last read may include revoked ones: not a list to show as current.
+            if let failure = keyStore.failure {
+                context.logger.error("cannot list keys: the keys file cannot be read", metadata: ["reason": "\(failure)"])
+                throw APIError.keysFileUnreadable
+            }
             return JSONResponse.make(APIKeyList(keys: keyStore.keys.map(Self.info)))
         }
-        router.post("/api/keys") { request, context in
-            try context.require(.admin)
+        routes.admin.post("/api/keys") { request, context in
             let body = try await request.decode(as: CreateAPIKeyRequest.self, context: context)
-            if let name = body.name, name.count > 200 { throw APIError.invalidBody("name is longer than 200 characters") }
+            if let name = body.name { try TextLimit.keyName.check(name, field: "name") }
             let store = keyStore
             let created = try await NIOThreadPool.singleton.runIfActive { () throws -> (key: StoredKey, secret: String) in
                 do throws(KeyStore.KeyError) {
@@ -27,8 +30,7 @@ struct KeyRoutes {
             response.headers[.location] = "/api/keys/\(created.key.id)"
             return response
         }
-        router.delete("/api/keys/{id}") { _, context in
-            try context.require(.admin)
+        routes.admin.delete("/api/keys/{id}") { _, context in
             let id = context.parameters.get("id") ?? ""
             let store = keyStore
             let revoked = try await NIOThreadPool.singleton.runIfActive { () throws -> StoredKey in

@@ -11,32 +11,29 @@ struct LibraryRoutes {
     let roots: WorkspaceRoots
     let supervisor: RunSupervisor
 
-    func register(on router: Router<AppRequestContext>) {
-        listing("/api/configs", on: router) { workspace in ConfigsResponse(configs: PresetLibrary.configs(in: workspace, roots: roots)) }
-        router.get("/api/configs/**") { request, context in
+    func register(on routes: Routes) {
+        listing("/api/configs", on: routes.viewer) { workspace in ConfigsResponse(configs: PresetLibrary.configs(in: workspace, roots: roots)) }
+        routes.viewer.get("/api/configs/**") { request, context in
             try await content(request, context, contentType: "yaml", notFound: .configNotFound) { path, workspace in
                 PresetLibrary.configFile(path, workspace: workspace, roots: roots)
             }
         }
-        listing("/api/prompts", on: router) { workspace in PromptsResponse(prompts: PresetLibrary.prompts(in: workspace, roots: roots)) }
-        router.get("/api/prompts/**") { request, context in
+        listing("/api/prompts", on: routes.viewer) { workspace in PromptsResponse(prompts: PresetLibrary.prompts(in: workspace, roots: roots)) }
+        routes.viewer.get("/api/prompts/**") { request, context in
             try await content(request, context, contentType: "markdown", notFound: .promptNotFound) { path, workspace in
                 PresetLibrary.promptFile(path, workspace: workspace, roots: roots)
             }
         }
-        listing("/api/presets", on: router) { workspace in PresetsResponse(presets: PresetLibrary.presets(in: workspace, roots: roots)) }
-        listing("/api/hats", on: router) { workspace in HatsResponse(hats: PresetLibrary.hats(in: workspace, roots: roots)) }
-        router.get("/api/skills") { request, context in
-            try context.require(.viewer)
+        listing("/api/presets", on: routes.viewer) { workspace in PresetsResponse(presets: PresetLibrary.presets(in: workspace, roots: roots)) }
+        listing("/api/hats", on: routes.viewer) { workspace in HatsResponse(hats: PresetLibrary.hats(in: workspace, roots: roots)) }
+        routes.viewer.get("/api/skills") { request, _ in
             let skills = try await skills(request)
             return JSONResponse.make(SkillsResponse(skills: skills.map(\.item), count: skills.count))
         }
-        router.get("/api/skills/{name}") { request, context in
-            try context.require(.viewer)
+        routes.viewer.get("/api/skills/{name}") { request, context in
             return JSONResponse.make(try await skill(named: context.parameters.get("name") ?? "", request).item)
         }
-        router.post("/api/skills/{name}/load") { request, context in
-            try context.require(.viewer)
+        routes.viewer.post("/api/skills/{name}/load") { request, context in
             let skill = try await skill(named: context.parameters.get("name") ?? "", request)
             if let body = skill.body { return JSONResponse.make(SkillContentResponse(name: skill.item.name, content: SkillRegistry.wrap(name: skill.item.name, body: body))) }
             // A built-in: its text is compiled into ralph, which prints it.
@@ -47,8 +44,7 @@ struct LibraryRoutes {
             }
             return JSONResponse.make(SkillContentResponse(name: skill.item.name, content: output.text.trimmingCharacters(in: .newlines)))
         }
-        router.post("/api/config/export") { request, context in
-            try context.require(.viewer)
+        routes.viewer.post("/api/config/export") { request, _ in
             let workspace = try await selector.workspace(for: request)
             let exported = try await blocking { () -> ConfigExportResponse? in
                 guard let (file, text) = PresetLibrary.workspaceConfigText(in: workspace, roots: roots) else { return nil }
@@ -57,10 +53,9 @@ struct LibraryRoutes {
             guard let exported else { throw APIError.configNotFound("no ralph configuration file (ralph.yml or ralph.yaml) in \(workspace)") }
             return JSONResponse.make(exported)
         }
-        router.post("/api/config/import") { request, context in
-            try context.require(.admin)
+        routes.admin.post("/api/config/import") { request, context in
             let body = try await request.decode(as: ConfigImportRequest.self, context: context)
-            if body.content.utf8.count > 1 << 20 { throw APIError.invalidBody("content is larger than 1 MiB") }
+            try TextLimit.config.check(body.content, field: "content", verb: "larger")
             let problems = RalphConfigValidator.problems(in: body.content)
             guard problems.isEmpty else { throw APIError.other(.badRequest, .invalidConfig, problems.joined(separator: "; ")) }
             let workspace = try await selector.workspace(for: request)
@@ -68,10 +63,9 @@ struct LibraryRoutes {
         }
     }
 
-    /// A viewer route listing something of the selected workspace, computed on the thread pool.
-    func listing<T: Encodable & Sendable>(_ path: RouterPath, on router: Router<AppRequestContext>, _ produce: @escaping @Sendable (String) -> T) {
-        router.get(path) { request, context in
-            try context.require(.viewer)
+    /// A route listing something of the selected workspace, computed on the thread pool.
+    func listing<T: Encodable & Sendable>(_ path: RouterPath, on group: AccessGroup, _ produce: @escaping @Sendable (String) -> T) {
+        group.get(path) { request, _ in
             let workspace = try await selector.workspace(for: request)
             return JSONResponse.make(try await blocking { produce(workspace) })
         }
@@ -106,7 +100,6 @@ struct LibraryRoutes {
         _ request: Request, _ context: AppRequestContext, contentType: String, notFound: ErrorPrefix,
         read: @escaping @Sendable (String, String) -> Result<PresetLibrary.ServedFile, WorkspaceRoots.PathError>
     ) async throws -> Response {
-        try context.require(.viewer)
         let path = try PathParameter.decode(context)
         let workspace = try await selector.workspace(for: request)
         let text = try await blocking { () throws -> String in

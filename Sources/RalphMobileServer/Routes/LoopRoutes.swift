@@ -16,28 +16,25 @@ struct LoopRoutes {
     static let mergeTimeout = 15.0 * 60
     static let discardTimeout = 120.0
 
-    func register(on router: Router<AppRequestContext>) {
-        router.get("/api/loops") { request, context in
-            try context.require(.viewer)
+    func register(on routes: Routes) {
+        routes.viewer.get("/api/loops") { request, _ in
             let workspace = try await selector.selection(for: request)
             return JSONResponse.make(LoopsResponse(loops: try await liveLoops(workspace).map(\.info)))
         }
-        router.get("/api/loops/{id}") { request, context in
-            try context.require(.viewer)
+        routes.viewer.get("/api/loops/{id}") { request, context in
             let id = context.parameters.get("id") ?? ""
             let workspace = try await selector.selection(for: request)
             guard let entry = try await liveLoops(workspace).first(where: { $0.id == id }) else { throw APIError.other(.notFound, .loopNotFound, id) }
             return JSONResponse.make(entry.info)
         }
-        router.post("/api/loops") { request, context in try await spawn(request, context) }
-        router.post("/api/loops/{id}/merge") { request, context in
+        routes.admin.post("/api/loops") { request, context in try await spawn(request, context) }
+        routes.admin.post("/api/loops/{id}/merge") { request, context in
             try await operate(request, context, verb: "merge", arguments: { ["loops", "merge", $0] }, failure: .mergeFailed, timeout: Self.mergeTimeout)
         }
-        router.post("/api/loops/{id}/discard") { request, context in
+        routes.admin.post("/api/loops/{id}/discard") { request, context in
             try await operate(request, context, verb: "discard", arguments: { ["loops", "discard", $0, "-y"] }, failure: .discardFailed, timeout: Self.discardTimeout)
         }
-        router.get("/api/merge-queue") { request, context in
-            try context.require(.viewer)
+        routes.viewer.get("/api/merge-queue") { request, _ in
             let workspace = try await selector.selection(for: request)
             let (pending, completed) = try await blocking { () throws -> ([MergeQueueItem], [MergeQueueItem]) in
                 let registry = LoopRegistry(workspace: workspace.path, root: workspace.root)
@@ -70,9 +67,8 @@ struct LoopRoutes {
     /// git worktree (`.worktrees/<name>`) and registers it; `base_branch` is accepted when it is the branch checked out,
     /// since ralph's worktrees start from the current HEAD (it has no flag to choose another).
     func spawn(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        try context.require(.admin)
         let body = try await request.decode(as: SpawnLoopRequest.self, context: context)
-        let prompt = try EventWriter.text(body.prompt, field: "prompt")
+        let prompt = try TextLimit.steering.freeText(body.prompt, field: "prompt")
         let selection = try await selector.selection(for: request)
         let workspace = selection.path
         let roots = self.roots
@@ -81,7 +77,7 @@ struct LoopRoutes {
             if let config = body.configPath {
                 arguments += ["-c", try StartRequestValidator(roots: roots).config(config, in: workspace)]
             }
-            if let base = body.baseBranch, !base.isEmpty, let current = Self.currentBranch(of: workspace, root: selection.root), base != current {
+            if let base = body.baseBranch, !base.isEmpty, let current = GitHead.currentBranch(of: workspace, root: selection.root), base != current {
                 throw APIError.invalidBody("ralph starts worktree loops from the checked-out branch '\(current)'; base_branch '\(base)' cannot be honoured")
             }
             return arguments
@@ -114,7 +110,6 @@ struct LoopRoutes {
     func operate(
         _ request: Request, _ context: AppRequestContext, verb: String, arguments: (String) -> [String], failure: ErrorPrefix, timeout: Double
     ) async throws -> Response {
-        try context.require(.admin)
         let id = context.parameters.get("id") ?? ""
         // Loop ids are names (`bright-maple`, `loop-1769046733-a3f2`); anything else cannot be one, and never reaches a path.
         guard !id.isEmpty, id.count <= 128, !id.hasPrefix("."), id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {
@@ -131,7 +126,7 @@ struct LoopRoutes {
             {
                 return "worktree"
             }
-            return (try? selection.root.status(workspace + "/.worktrees/" + id))?.isDirectory == true ? "worktree" : nil
+            return (try? selection.root.status(RalphLayout(workspace: workspace).worktree(id)))?.isDirectory == true ? "worktree" : nil
         }
         guard let kind else { throw APIError.other(.notFound, .loopNotFound, id) }
         guard kind == "worktree" else { throw APIError.other(.badRequest, .invalidOperation, "cannot \(verb) primary loop") }
@@ -146,20 +141,5 @@ struct LoopRoutes {
         }
         let past = verb == "merge" ? "merged" : "discarded"
         return JSONResponse.make(OperationResponse(success: true, message: "Loop \(id) \(past) successfully"))
-    }
-
-    /// The branch checked out in a git work tree (`ref: refs/heads/<name>` in `.git/HEAD`), nil if detached, not a
-    /// repository, or kept outside the root (a worktree's `.git` file may point anywhere; only the root is read).
-    static func currentBranch(of workspace: String, root: RootDirectory) -> String? {
-        var gitDir = workspace + "/.git"
-        if let status = try? root.status(gitDir), status.isRegularFile, let pointer = (try? root.readFile(gitDir, limit: 4096))?.text,
-            let range = pointer.range(of: "gitdir: ")
-        {
-            gitDir = FileSystem.join(workspace, pointer[range.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines))
-        }
-        guard let head = (try? root.readFile(gitDir + "/HEAD", limit: 4096))?.text.trimmingCharacters(in: .whitespacesAndNewlines),
-            head.hasPrefix("ref: refs/heads/")
-        else { return nil }
-        return String(head.dropFirst("ref: refs/heads/".count))
     }
 }

@@ -9,15 +9,14 @@ struct RobotRoutes {
     let lookup: SessionLookup
     let events: EventWriter
 
-    func register(on router: Router<AppRequestContext>) {
-        router.get("/api/robot/questions") { _, context in try await questions(context) }
-        router.post("/api/robot/response") { request, context in try await respond(request, context) }
-        router.post("/api/robot/guidance") { request, context in try await guide(request, context) }
+    func register(on routes: Routes) {
+        routes.viewer.get("/api/robot/questions") { _, context in try await questions(context) }
+        routes.operator.post("/api/robot/response") { request, context in try await respond(request, context) }
+        routes.operator.post("/api/robot/guidance") { request, context in try await guide(request, context) }
     }
 
     /// Pending `human.interact` questions of live runs, oldest first.
     func questions(_ context: AppRequestContext) async throws -> Response {
-        try context.require(.viewer)
         await catalog.waitUntilReady()
         let now = Date()
         let questions = catalog.snapshots().compactMap { $0.pendingQuestion(now: now) }.sorted { ($0.askedAt, $0.id) < ($1.askedAt, $1.id) }
@@ -26,9 +25,8 @@ struct RobotRoutes {
 
     /// Answers a question: a `human.response` line in the run that asked, while ralph still waits for it.
     func respond(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        try context.require(.operator)
         let body = try await request.decode(as: RobotResponseRequest.self, context: context)
-        let text = try EventWriter.text(body.responseText, field: "response_text")
+        let text = try TextLimit.steering.freeText(body.responseText, field: "response_text")
         // Question ids are "<session id>-<event id>".
         guard let dash = body.questionId.lastIndex(of: "-"), Int(body.questionId[body.questionId.index(after: dash)...]) != nil else {
             throw APIError.questionNotFound("'\(body.questionId.prefix(80))' is not a question id")
@@ -50,9 +48,8 @@ struct RobotRoutes {
 
     /// Guidance for a run's next iteration (`human.guidance`). Without `session_id`, the only live run.
     func guide(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        try context.require(.operator)
         let body = try await request.decode(as: RobotGuidanceRequest.self, context: context)
-        let text = try EventWriter.text(body.guidanceText, field: "guidance_text")
+        let text = try TextLimit.steering.freeText(body.guidanceText, field: "guidance_text")
         let snapshot: RunSnapshot
         if let sessionID = body.sessionId, !sessionID.isEmpty {
             snapshot = try await lookup.run(sessionID)

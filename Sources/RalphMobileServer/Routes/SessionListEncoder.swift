@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import NIOCore
 import RalphAPI
 import Synchronization
@@ -8,32 +9,54 @@ import Synchronization
 /// finished runs re-encodes only what moved (live runs' elapsed time, new events), not every session on every request.
 ///
 /// The bytes are exactly what encoding the whole array at once gives (compact, sorted keys): an array is its elements'
-/// encodings joined by commas.
+/// encodings joined by commas. A session that cannot be encoded is never left out quietly: the list is a `500` that
+/// names it, and the error is logged.
 final class SessionListEncoder: Sendable {
-    private let cache = Mutex<[String: (session: Session, json: [UInt8])]>([:])
+    /// A session of the list could not be encoded.
+    struct Failure: Error, CustomStringConvertible {
+        let sessionID: String
+        let reason: String
+        var description: String { "session \(sessionID) could not be encoded: \(reason)" }
+    }
 
-    func response(_ sessions: [Session]) -> Response {
-        guard let body = encode(sessions) else { return JSONResponse.encodingFailed() }
+    private let cache = Mutex<[String: (session: Session, json: [UInt8])]>([:])
+    private let encodeOne: @Sendable (Session) throws -> [UInt8]
+
+    /// `encodeOne` encodes one session (tests give one that fails).
+    init(encodeOne: @escaping @Sendable (Session) throws -> [UInt8] = { Array(try JSONResponse.encoder().encode($0)) }) {
+        self.encodeOne = encodeOne
+    }
+
+    func response(_ sessions: [Session], logger: Logger) -> Response {
+        let body: ByteBuffer
+        do {
+            body = try encode(sessions)
+        } catch {
+            logger.error("the session list cannot be answered: \(error)")
+            return APIError.internalError(error.description).response()
+        }
         return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
     }
 
-    /// The list as JSON; nil if a session cannot be encoded.
-    func encode(_ sessions: [Session]) -> ByteBuffer? {
+    /// The list as JSON.
+    func encode(_ sessions: [Session]) throws(Failure) -> ByteBuffer {
         let known = cache.withLock { $0 }
         var fresh: [String: (session: Session, json: [UInt8])] = [:]
         fresh.reserveCapacity(sessions.count)
         var buffer = ByteBuffer()
         buffer.reserveCapacity(sessions.count * 400)
         buffer.writeInteger(UInt8(ascii: "["))
-        let encoder = JSONResponse.encoder()
         for (index, session) in sessions.enumerated() {
             if index > 0 { buffer.writeInteger(UInt8(ascii: ",")) }
             let json: [UInt8]
             if let cached = known[session.id], cached.session == session {
                 json = cached.json
             } else {
-                guard let encoded = try? encoder.encode(session) else { return nil }
-                json = Array(encoded)
+                do {
+                    json = try encodeOne(session)
+                } catch {
+                    throw Failure(sessionID: session.id, reason: "\(error)")
+                }
             }
             fresh[session.id] = (session, json)
             buffer.writeBytes(json)

@@ -11,16 +11,15 @@ struct SessionRoutes {
     let lookup: SessionLookup
     let listEncoder = SessionListEncoder()
 
-    func register(on router: Router<AppRequestContext>) {
-        router.get("/api/sessions") { _, context in try await list(context) }
-        router.get("/api/sessions/{id}") { _, context in try await detail(context) }
-        router.get("/api/sessions/{id}/status") { _, context in try await status(context) }
-        router.get("/api/sessions/{id}/iterations") { _, context in try await iterations(context) }
-        router.get("/api/sessions/{id}/scratchpad") { _, context in try await scratchpad(context) }
+    func register(on routes: Routes) {
+        routes.viewer.get("/api/sessions") { _, context in try await list(context) }
+        routes.viewer.get("/api/sessions/{id}") { _, context in try await detail(context) }
+        routes.viewer.get("/api/sessions/{id}/status") { _, context in try await status(context) }
+        routes.viewer.get("/api/sessions/{id}/iterations") { _, context in try await iterations(context) }
+        routes.viewer.get("/api/sessions/{id}/scratchpad") { _, context in try await scratchpad(context) }
     }
 
     func list(_ context: AppRequestContext) async throws -> Response {
-        try context.require(.viewer)
         await catalog.waitUntilReady()
         let now = Date()
         // Sorted by small keys, not by the snapshots themselves (moving large values around dominates otherwise).
@@ -29,7 +28,7 @@ struct SessionRoutes {
             .sorted { ($0.start, $0.session.id) > ($1.start, $1.session.id) }
             .map(\.session)
         // Runs this server started whose events file does not exist yet come first: they are the newest.
-        return listEncoder.response(lookup.supervisor.pendingSessions(now: now) + runs)
+        return listEncoder.response(lookup.supervisor.pendingSessions(now: now) + runs, logger: context.logger)
     }
 
     func status(_ context: AppRequestContext) async throws -> Response {
@@ -64,9 +63,9 @@ struct SessionRoutes {
         let directory: (state: String, layout: RunLocation.Layout, root: String)
         switch try await target(context) {
         case .run(let snapshot): directory = (snapshot.location.stateDirectory, snapshot.location.layout, snapshot.location.root)
-        case .pending(let started): directory = (started.workingDirectory + "/.ralph", .ralph, started.root)
+        case .pending(let started): directory = (RalphLayout(workspace: started.workingDirectory).stateDirectory, .ralph, started.root)
         }
-        let file = directory.layout == .ralph ? directory.state + "/agent/scratchpad.md" : directory.state + "/scratchpad.md"
+        let file = RalphLayout.scratchpad(stateDirectory: directory.state, layout: directory.layout)
         // Opened from the root's descriptor and read through the one it returns: a scratchpad (or `.ralph`, or
         // `.ralph/agent`) that links out of the root is refused.
         let read = try await NIOThreadPool.singleton.runIfActive { () -> Result<RootDirectory.FileContent?, ConfinementError> in
@@ -88,8 +87,7 @@ struct SessionRoutes {
     }
 
     func target(_ context: AppRequestContext) async throws(APIError) -> SessionLookup.Target {
-        try context.require(.viewer)
-        return try await lookup.target(context.parameters.get("id") ?? "")
+        try await lookup.target(context.parameters.get("id") ?? "")
     }
 
     func pendingSession(_ started: RunSupervisor.StartedRun) throws(APIError) -> Session {

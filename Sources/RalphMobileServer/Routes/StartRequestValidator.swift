@@ -10,7 +10,6 @@ import RalphFiles
 struct StartRequestValidator {
     let roots: WorkspaceRoots
 
-    static let maxPromptBytes = 256 * 1024
     static let maxIterationsLimit = 100_000
 
     func plan(for request: StartSessionRequest) throws(APIError) -> RunSupervisor.StartPlan {
@@ -27,8 +26,7 @@ struct StartRequestValidator {
         case (let path?, nil):
             arguments += ["-P", try prompt(path, in: workingDirectory)]
         case (nil, let text?):
-            let text = try EventWriter.text(text, field: "prompt")
-            if text.utf8.count > Self.maxPromptBytes { throw .invalidBody("prompt is longer than \(Self.maxPromptBytes) bytes") }
+            let text = try TextLimit.steering.freeText(text, field: "prompt")
             arguments += ["-p", text]
         case (.some, .some):
             throw .invalidBody("give prompt_path or prompt, not both")

@@ -19,20 +19,19 @@ struct SteeringRoutes {
 
     var supervisor: RunSupervisor { lookup.supervisor }
 
-    func register(on router: Router<AppRequestContext>) {
-        router.post("/api/sessions") { request, context in try await start(request, context) }
-        router.delete("/api/sessions/{id}") { _, context in try await stop(context) }
-        router.post("/api/sessions/{id}/pause") { _, context in try await pause(context) }
-        router.post("/api/sessions/{id}/resume") { _, context in try await resume(context) }
-        router.post("/api/sessions/{id}/emit") { request, context in try await emit(request, context) }
-        router.post("/api/sessions/{id}/steer") { request, context in try await steer(request, context) }
-        router.get("/api/sessions/{id}/log") { request, context in try await log(request, context) }
+    func register(on routes: Routes) {
+        routes.admin.post("/api/sessions") { request, context in try await start(request, context) }
+        routes.admin.delete("/api/sessions/{id}") { _, context in try await stop(context) }
+        routes.operator.post("/api/sessions/{id}/pause") { _, context in try await pause(context) }
+        routes.operator.post("/api/sessions/{id}/resume") { _, context in try await resume(context) }
+        routes.operator.post("/api/sessions/{id}/emit") { request, context in try await emit(request, context) }
+        routes.operator.post("/api/sessions/{id}/steer") { request, context in try await steer(request, context) }
+        routes.viewer.get("/api/sessions/{id}/log") { request, context in try await log(request, context) }
     }
 
     // MARK: - Start
 
     func start(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        try context.require(.admin)
         let body = try await request.decode(as: StartSessionRequest.self, context: context)
         let plan = try await NIOThreadPool.singleton.runIfActive { try StartRequestValidator(roots: roots).plan(for: body) }
         let outcome: RunSupervisor.StartOutcome
@@ -52,7 +51,6 @@ struct SteeringRoutes {
     // MARK: - Stop, pause, resume
 
     func stop(_ context: AppRequestContext) async throws -> Response {
-        try context.require(.admin)
         let id: String
         switch try await lookup.target(context.parameters.get("id") ?? "") {
         case .run(let snapshot): id = snapshot.id
@@ -74,9 +72,8 @@ struct SteeringRoutes {
         try await control(context, answer: "resumed") { try await supervisor.resume(sessionID: $0) }
     }
 
-    /// Pause and resume: operator role, a run (not a pending one), the supervisor's errors mapped.
+    /// Pause and resume: a run (not a pending one), the supervisor's errors mapped.
     private func control(_ context: AppRequestContext, answer: String, _ action: (String) async throws -> Int) async throws -> Response {
-        try context.require(.operator)
         let snapshot = try await lookup.run(context.parameters.get("id") ?? "")
         do {
             return JSONResponse.make(ControlResponse(status: answer, pid: try await action(snapshot.id)))
@@ -88,7 +85,6 @@ struct SteeringRoutes {
     // MARK: - Emit and steer
 
     func emit(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        try context.require(.operator)
         let body = try await request.decode(as: EmitRequest.self, context: context)
         if let problem = Topic.problem(with: body.topic) { throw APIError.invalidTopic(problem) }
         let snapshot = try await lookup.run(context.parameters.get("id") ?? "")
@@ -98,9 +94,8 @@ struct SteeringRoutes {
     }
 
     func steer(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        try context.require(.operator)
         let body = try await request.decode(as: SteerRequest.self, context: context)
-        let message = try EventWriter.text(body.message, field: "message")
+        let message = try TextLimit.steering.freeText(body.message, field: "message")
         let snapshot = try await lookup.run(context.parameters.get("id") ?? "")
         let date = Date()
         let id = try await events.append(topic: "human.guidance", payload: .string(message), to: snapshot, at: date)
@@ -112,7 +107,6 @@ struct SteeringRoutes {
     /// ralph's output for a run started here: what is there, then (with `follow`, the default) what comes, until the
     /// process ends. `?offset=` resumes at a byte offset; a log that was truncated starts over.
     func log(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        try context.require(.viewer)
         let raw = context.parameters.get("id") ?? ""
         let started: RunSupervisor.StartedRun
         switch try await lookup.target(raw) {
@@ -131,6 +125,7 @@ struct SteeringRoutes {
             return value
         } ?? 0
         let supervisor = self.supervisor
+        let logger = context.logger
         var headers: HTTPFields = [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-cache", .xAccelBuffering: "no"]
         if follow { headers[.connection] = "close" }
         return Response(
@@ -145,8 +140,11 @@ struct SteeringRoutes {
                             shuttingDown.set()
                         }
                     }
-                } catch {}
-                try? await writer.finish(nil)
+                    try await writer.finish(nil)
+                } catch {
+                    // The status line is out: all that can be done is end the body and say why in the log.
+                    StreamStop.log(error, what: "output log of \(started.pendingID)", logger: logger)
+                }
             }
         )
     }

@@ -13,8 +13,8 @@ struct WebLoginRoutes {
     let authenticator: Authenticator
     let keyStore: KeyStore
 
-    func register(on router: Router<AppRequestContext>) {
-        router.post("/api/login") { request, context in
+    func register(on routes: Routes) {
+        routes.open.post("/api/login") { request, context in
             guard authenticator.authRequired else {
                 // A trusted loopback server has no login; its own middleware has checked where the request came from.
                 _ = try await request.decode(as: LoginRequest.self, context: context)
@@ -25,6 +25,7 @@ struct WebLoginRoutes {
             if let wait = authenticator.throttle.refusal(for: address) { throw authenticator.throttle.error(waiting: wait) }
             let body = try await request.decode(as: LoginRequest.self, context: context)
             guard body.key.utf8.count <= 512, let identity = authenticator.identify(body.key) else {
+                if let unavailable = authenticator.keysUnavailable(logger: context.logger) { throw unavailable }
                 authenticator.throttle.failure(from: address)
                 throw APIError.other(.unauthorized, .unauthorized, "that key is not valid on this server")
             }
@@ -44,7 +45,7 @@ struct WebLoginRoutes {
             response.headers[.cacheControl] = "no-store"
             return response
         }
-        router.post("/api/logout") { request, _ in
+        routes.open.post("/api/logout") { request, _ in
             try CrossSiteGuard.check(request)
             var ended = false
             if let token = request.cookies[WebSessionStore.cookieName]?.value, !token.isEmpty {
@@ -61,7 +62,7 @@ struct WebLoginRoutes {
             response.headers[.setCookie] = Self.cookie("", maxAge: 0, request: request)
             return response
         }
-        router.get("/api/whoami") { request, context in
+        routes.viewer.get("/api/whoami") { request, context in
             guard let identity = context.identity else { throw APIError.unauthorized }
             let via: String =
                 if !authenticator.authRequired { "trusted" } else if Authenticator.presentedKey(request) != nil { "key" } else { "cookie" }

@@ -15,12 +15,12 @@ struct WebRoutes {
         "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
         + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
-    func register(on router: Router<AppRequestContext>) {
+    func register(on routes: Routes) {
         let files: [(path: String, file: String?)] = [("/", "index.html"), ("/index.html", "index.html"), ("/manifest.webmanifest", "manifest.webmanifest"), ("/assets/**", nil)]
         for (path, file) in files {
             let route = RouterPath(path)
-            router.get(route) { request, _ in try serve(file ?? String(request.uri.path.dropFirst()), request) }
-            router.head(route) { request, _ in try serve(file ?? String(request.uri.path.dropFirst()), request, headOnly: true) }
+            routes.open.get(route) { request, _ in try serve(file ?? String(request.uri.path.dropFirst()), request) }
+            routes.open.head(route) { request, _ in try serve(file ?? String(request.uri.path.dropFirst()), request, headOnly: true) }
         }
     }
 

@@ -8,18 +8,14 @@ import RalphFiles
 struct WorkspaceRoutes {
     let selector: WorkspaceSelector
 
-    static let maxMemoriesBytes = 4 << 20
-
-    func register(on router: Router<AppRequestContext>) {
-        router.get("/api/memories") { request, context in
-            try context.require(.viewer)
+    func register(on routes: Routes) {
+        routes.viewer.get("/api/memories") { request, _ in
             let store = try await memoryStore(request)
             return JSONResponse.make(try await blocking { try Self.memories(store) })
         }
-        router.put("/api/memories") { request, context in
-            try context.require(.admin)
+        routes.admin.put("/api/memories") { request, context in
             let body = try await request.decode(as: MemoriesUpdate.self, context: context)
-            if body.content.utf8.count > Self.maxMemoriesBytes { throw APIError.invalidBody("content is larger than \(Self.maxMemoriesBytes) bytes") }
+            try TextLimit.memories.check(body.content, field: "content", verb: "larger")
             let store = try await memoryStore(request)
             return JSONResponse.make(
                 try await blocking {
@@ -35,8 +31,7 @@ struct WorkspaceRoutes {
                 }
             )
         }
-        router.post("/api/memories/export") { request, context in
-            try context.require(.viewer)
+        routes.viewer.post("/api/memories/export") { request, _ in
             let store = try await memoryStore(request)
             let memories = try await blocking { try Self.memories(store) }
             guard memories.lastModified != nil else { throw APIError.other(.notFound, .memoriesNotFound, "no \(store.path)") }
@@ -46,8 +41,7 @@ struct WorkspaceRoutes {
                 MemoriesExport(content: memories.content, exportedAt: Timestamp.format(now), filename: "memories-\(stamp.prefix(8))-\(stamp.dropFirst(8)).md")
             )
         }
-        router.get("/api/tasks") { request, context in
-            try context.require(.viewer)
+        routes.viewer.get("/api/tasks") { request, _ in
             let store = try await taskStore(request)
             var tasks = try await blocking { try Self.perform { () throws(TaskStore.StoreError) in try store.load() } }
             if let status = request.uri.queryParameters["status"].map({ String($0).lowercased() }), !status.isEmpty {
@@ -56,16 +50,15 @@ struct WorkspaceRoutes {
             let sorted = TaskStore.sorted(tasks)
             return JSONResponse.make(TasksResponse(tasks: sorted, total: sorted.count))
         }
-        router.post("/api/tasks") { request, context in
-            try context.require(.admin)
+        routes.admin.post("/api/tasks") { request, context in
             let body = try await request.decode(as: CreateTaskRequest.self, context: context)
-            if let description = body.description, description.utf8.count > 64 * 1024 { throw APIError.invalidBody("description is longer than 64 KiB") }
-            if body.title.utf8.count > 4096 { throw APIError.invalidBody("title is longer than 4096 bytes") }
+            if let description = body.description { try TextLimit.taskDescription.check(description, field: "description") }
+            try TextLimit.taskTitle.check(body.title, field: "title")
             let workspace = try await selector.selection(for: request)
             let store = TaskStore(workspace: workspace.path, root: workspace.root)
             let task = try await blocking {
                 // Tag it with the loop that is running there, as `ralph tools task add` does.
-                let loopID = (try? workspace.root.readFile(workspace.path + "/.ralph/current-loop-id", limit: 4096))?.text
+                let loopID = (try? workspace.root.readFile(RalphLayout(workspace: workspace.path).currentLoopID, limit: 4096))?.text
                     .trimmingCharacters(in: .whitespacesAndNewlines)
                 return try Self.perform { () throws(TaskStore.StoreError) in
                     try store.add(
@@ -76,8 +69,7 @@ struct WorkspaceRoutes {
             }
             return JSONResponse.make(task, status: .created)
         }
-        router.put("/api/tasks/{id}") { request, context in
-            try context.require(.admin)
+        routes.admin.put("/api/tasks/{id}") { request, context in
             let id = context.parameters.get("id") ?? ""
             let body = try await request.decode(as: UpdateTaskRequest.self, context: context)
             let store = try await taskStore(request)

@@ -113,11 +113,9 @@ public enum JSONResponse {
         return Response(status: .internalServerError, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: buffer))
     }
 
-    /// The encoder of every JSON response: compact, sorted keys, slashes as is.
+    /// The encoder of every JSON response: the wire's (``WireJSON``), compact, sorted keys, slashes as is.
     static func encoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
+        WireJSON.encoder()
     }
 
     /// Encodes `value` as a JSON response. Encoding our own wire types cannot fail; if it ever does, the client gets a

@@ -67,7 +67,7 @@ final class DemoProcess: Sendable {
             "--rest", String(options.restBetweenRuns), "--parent-pid", String(getpid()),
         ]
         var environment = ProcessInfo.processInfo.environment
-        environment["RALPH_MOBILE_API_KEY"] = nil
+        environment = ChildEnvironment.scrubbed(environment)
         let child = try ChildProcess.spawn(executable, arguments: arguments, workingDirectory: options.workspace, environment: environment, logFile: options.logFile)
         let stopNow = state.withLock { s -> Bool in
             s.child = child

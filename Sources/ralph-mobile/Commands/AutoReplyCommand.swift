@@ -205,7 +205,7 @@ struct SettingsOptions: ParsableArguments {
                 data = d
             }
             do {
-                s = try JSONDecoder().decode(AutoReplySettings.self, from: data)
+                s = try WireJSON.decode(AutoReplySettings.self, from: data)
             } catch {
                 throw RalphMobileFailure(message: "\(file) is not auto-reply settings: \(Self.describe(error))")
             }

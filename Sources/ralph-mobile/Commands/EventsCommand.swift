@@ -58,7 +58,7 @@ struct EventsCommand: AsyncParsableCommand {
                     }
                 case .event(let frame):
                     if frame.event == StreamEventName.reset {
-                        let reset = try? JSONDecoder().decode(StreamReset.self, from: Data(frame.data.utf8))
+                        let reset = try? WireJSON.decode(StreamReset.self, from: Data(frame.data.utf8))
                         Self.note(note.paint("— the run's events file was replaced (\(reset?.reason ?? "rewritten")); its events follow from line 1 —", Theme.gold))
                         continue
                     }
@@ -69,7 +69,7 @@ struct EventsCommand: AsyncParsableCommand {
                         say(format.event(event, width: isatty(STDOUT_FILENO) == 1 ? FullScreen.size().columns : 10_000))
                     }
                 case .end(let data):
-                    let end = try? JSONDecoder().decode(StreamEnd.self, from: Data(data.utf8))
+                    let end = try? WireJSON.decode(StreamEnd.self, from: Data(data.utf8))
                     Self.note(note.dim("— run ended: \(end.map { "\($0.status.rawValue)\($0.reason.map { " (\($0))" } ?? "")" } ?? "over") —"))
                     return
                 }

@@ -50,9 +50,7 @@ struct SessionsCommand: AsyncParsableCommand {
     }
 
     static func prettyJSON(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        String(decoding: try WireJSON.encodePretty(value), as: UTF8.self)
     }
 }
 

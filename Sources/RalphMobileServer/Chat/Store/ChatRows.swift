@@ -199,18 +199,16 @@ enum ChatRows {
         try codable(row, column, table: table, id: id)
     }
 
-    /// A value stored as its wire JSON (sorted keys).
+    /// A value stored as its wire JSON (``WireJSON``: sorted keys, unescaped slashes).
     static func jsonText(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        String(decoding: try WireJSON.encode(value), as: UTF8.self)
     }
 
     /// A column holding a value's wire JSON, or NULL.
     private static func codable<T: Decodable>(_ row: Row, _ column: String, table: String, id: String) throws -> T? {
         guard let text: String = try row.decode(forColumn: column) else { return nil }
         do {
-            return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+            return try WireJSON.decode(T.self, from: Data(text.utf8))
         } catch {
             throw ChatStore.StoreError.corruptRow(table: table, id: id, reason: "\(column) is not a valid \(T.self): \(error)")
         }

@@ -1,12 +1,17 @@
+// @ts-check
 // The dashboard's shell: who the user is (login when the server asks for a key), hash routing between screens, the
 // tab bar, the live-connection indicator and the pending-approvals badge.
 //
 // Each screen is a module in ./screens/ exporting `mount(view, params, app)`; it may return a cleanup function, which
 // runs when the user leaves the screen (streams closed, timers cleared).
 
-import { api, ApiError, globalEvents } from './api.js';
+import { api, ApiError } from './api.js';
+import { globalEvents } from './stream.js';
+import { applyTheme } from './theme.js';
 import { h, render, showError, toast } from './ui.js';
+import { applyPendingFrame } from './state/approvals.js';
 
+/** @type {Record<string, number>} */
 const ROLES = { viewer: 1, operator: 2, admin: 3 };
 
 const routes = [
@@ -20,28 +25,38 @@ const routes = [
   { pattern: /^\/settings\/?$/, screen: 'settings', tab: 'settings', title: 'Settings' },
 ];
 
-const view = document.getElementById('view');
-const title = document.getElementById('screen-title');
-const backButton = document.getElementById('back-btn');
-const tabbar = document.getElementById('tabbar');
-const conn = document.getElementById('conn');
-const approvalsBadge = document.getElementById('approvals-badge');
+/** @param {string} id @returns {HTMLElement} an element index.html has */
+const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const view = byId('view');
+const title = byId('screen-title');
+const backButton = byId('back-btn');
+const tabbar = byId('tabbar');
+const conn = byId('conn');
+const approvalsBadge = byId('approvals-badge');
 
+/// The shell every screen gets: who is logged in, the server's health, the pending approvals, title and navigation.
 export const app = {
+  /** @type {any} `GET /api/whoami` */
   whoami: null,
+  /** @type {any} `GET /api/health` */
   health: null,
+  /** @type {Map<string, import('./words/approval.js').Approval>} */
   pendingApprovals: new Map(),
   get role() { return this.whoami ? this.whoami.role : 'viewer'; },
   /// True when the user's role includes `role` (admin ⊃ operator ⊃ viewer).
+  /** @param {string} role */
   can(role) { return (ROLES[this.role] || 0) >= (ROLES[role] || 99); },
+  /** @param {string} text */
   setTitle(text) {
     title.textContent = text;
     document.title = text + ' · Ralph Mobile';
   },
+  /** @param {string | null} hash */
   setBack(hash) {
     backButton.hidden = !hash;
     backButton.dataset.target = hash || '';
   },
+  /** @param {string} hash */
   navigate(hash) {
     if (location.hash === hash) route();
     else location.hash = hash;
@@ -58,9 +73,11 @@ export const app = {
   },
 };
 
+/** @type {(() => void) | null} what the screen shown needs done when it is left */
 let cleanup = null;
 let routing = 0;
 
+/// Shows the screen the hash names (the previous one cleaned up first); a newer route wins over a slower one.
 async function route() {
   const token = ++routing;
   if (!app.whoami) return;
@@ -107,6 +124,7 @@ async function route() {
 }
 
 /// The login form; `message` is an error about the last attempt or the login that ended, or (`kind` info) a notice.
+/** @param {string} [message] @param {'error' | 'info'} [kind] */
 function showLogin(message, kind = 'error') {
   if (cleanup) {
     try { cleanup(); } catch { /* leaving anyway */ }
@@ -169,6 +187,7 @@ async function enter() {
   await route();
 }
 
+/** @param {{state: string, attempts?: number}} info */
 function setConnection({ state, attempts }) {
   conn.dataset.state = state;
   const text = { live: 'live', connecting: 'connecting', reconnecting: 'reconnecting', ended: 'ended', closed: 'offline' }[state] || state;
@@ -183,28 +202,15 @@ function updateApprovalsBadge() {
   approvalsBadge.setAttribute('aria-label', count + ' pending approvals');
 }
 
-function applyTheme() {
-  const theme = localStorage.getItem('ralph.theme') || 'cyberpunk';
-  document.documentElement.dataset.theme = theme;
-  const meta = document.querySelector('meta[name="theme-color"]');
-  if (meta) meta.content = getComputedStyle(document.documentElement).getPropertyValue('--bg').trim() || '#0a0e27';
-}
-export function setTheme(theme) {
-  localStorage.setItem('ralph.theme', theme);
-  applyTheme();
-}
-
 async function boot() {
   applyTheme();
   globalEvents.on('state', setConnection);
-  globalEvents.on('approval.pending', (approval) => {
-    if (approval && approval.id) app.pendingApprovals.set(approval.id, approval);
-    updateApprovalsBadge();
-  });
-  globalEvents.on('approval.resolved', (approval) => {
-    if (approval && approval.id) app.pendingApprovals.delete(approval.id);
-    updateApprovalsBadge();
-  });
+  for (const name of ['approval.pending', 'approval.resolved']) {
+    globalEvents.on(name, (approval) => {
+      app.pendingApprovals = applyPendingFrame(app.pendingApprovals, name, approval);
+      updateApprovalsBadge();
+    });
+  }
   window.addEventListener('hashchange', route);
   // The skip link's `#view` would be taken for a route: move the focus instead.
   document.querySelector('.skip-link').addEventListener('click', (event) => {

@@ -1,8 +1,13 @@
-// Small DOM helpers shared by every screen. Text always goes in as text (never parsed as HTML).
+// @ts-check
+// Small DOM helpers shared by every screen. Text always goes in as text (never parsed as HTML). Pure formatting
+// (times, numbers, money) is in ./format.js, which the reducers use too.
+
+import { hatClass, dateTime, relTime } from './format.js';
 
 /// Creates an element: `h('button', {class: 'btn', onclick: fn, 'aria-label': 'Pause'}, 'Pause')`.
 /// Attributes starting with `on` become listeners; `dataset`/`style` take objects; `false`/`null` attributes are
 /// left out; children may be strings, numbers, nodes, arrays or null.
+/** @param {string} tag @param {Record<string, any> | null} [attributes] @param {...any} children @returns {HTMLElement} */
 export function h(tag, attributes = {}, ...children) {
   const element = document.createElementNS(
     tag === 'svg' || tag === 'path' || tag === 'polyline' || tag === 'circle' || tag === 'line' ? 'http://www.w3.org/2000/svg' : 'http://www.w3.org/1999/xhtml',
@@ -29,6 +34,7 @@ export function h(tag, attributes = {}, ...children) {
   return element;
 }
 
+/** @param {Element} parent @param {any[]} children */
 function append(parent, children) {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
@@ -38,12 +44,14 @@ function append(parent, children) {
 }
 
 /// Replaces the children of `element`.
+/** @param {Element} element @param {...any} children */
 export function render(element, ...children) {
   element.replaceChildren();
   append(element, children);
   return element;
 }
 
+/** @param {string} message @param {'info' | 'error'} [kind] @param {number} [ms] */
 export function toast(message, kind = 'info', ms = 4000) {
   const box = document.getElementById('toasts');
   const node = h('div', { class: 'toast ' + kind, role: kind === 'error' ? 'alert' : 'status' }, message);
@@ -53,6 +61,7 @@ export function toast(message, kind = 'info', ms = 4000) {
 }
 
 /// Shows an error from the API (or anything thrown) as a toast; returns the message.
+/** @param {unknown} error @param {string} [prefix] */
 export function showError(error, prefix = '') {
   const message = (prefix ? prefix + ': ' : '') + (error && error.message ? error.message : String(error));
   toast(message, 'error', 7000);
@@ -61,6 +70,10 @@ export function showError(error, prefix = '') {
 
 /// A modal bottom sheet. `build(close)` returns its body. Focus moves into the sheet, is kept inside it, and returns
 /// to where it was on close; Escape and the backdrop close it. Returns `{close, element}`.
+/**
+ * @param {{title: string, label?: string, build: (close: (result?: any) => void) => Node, onClose?: (result: any) => void}} options
+ * @returns {{close: (result?: any) => void, element: HTMLElement}}
+ */
 export function openSheet({ title, label, build, onClose = () => {} }) {
   const previous = document.activeElement;
   const titleId = 'sheet-title-' + Math.random().toString(36).slice(2, 8);
@@ -100,6 +113,7 @@ export function openSheet({ title, label, build, onClose = () => {} }) {
 }
 
 /// Asks to confirm; resolves true or false. `danger` makes the confirm button red.
+/** @param {{title: string, message: string, confirm?: string, danger?: boolean}} options @returns {Promise<boolean>} */
 export function confirmDialog({ title, message, confirm = 'Confirm', danger = false }) {
   return new Promise((resolve) => {
     openSheet({
@@ -114,68 +128,20 @@ export function confirmDialog({ title, message, confirm = 'Confirm', danger = fa
   });
 }
 
-export const id8 = (id) => String(id || '').slice(0, 8);
-
-/// Hat name → CSS class for its color (planner cyan, fixer pink, builder purple, reviewer green, architect gold).
-export function hatClass(hat) {
-  const name = String(hat || '').toLowerCase();
-  for (const known of ['planner', 'fixer', 'builder', 'reviewer', 'architect']) {
-    if (name.includes(known)) return 'hat-' + known;
-  }
-  return 'hat-other';
-}
-
+/** @param {string | null | undefined} hat @param {string} [color] a #rgb color from the workspace config */
 export function hatBadge(hat, color) {
   const element = h('span', { class: 'hat ' + hatClass(hat) }, hat || '—');
   if (color && /^#[0-9a-fA-F]{3,8}$/.test(color)) element.style.setProperty('--hat-color', color);
   return element;
 }
 
+/** @param {string} text @param {string | null | undefined} [kind] the CSS class (the text itself by default) */
 export function badge(text, kind = text) {
   return h('span', { class: 'badge ' + String(kind || '').toLowerCase() }, text);
 }
 
-export function parseTime(ts) {
-  if (!ts) return null;
-  const date = new Date(ts);
-  return Number.isNaN(date.getTime()) ? null : date;
-}
-
-/// "12s ago", "5m ago", "3h ago", "2d ago".
-export function relTime(ts, now = Date.now()) {
-  const date = parseTime(ts);
-  if (!date) return '—';
-  const secs = Math.max(0, Math.round((now - date.getTime()) / 1000));
-  if (secs < 60) return secs + 's ago';
-  if (secs < 3600) return Math.floor(secs / 60) + 'm ago';
-  if (secs < 86400) return Math.floor(secs / 3600) + 'h ago';
-  return Math.floor(secs / 86400) + 'd ago';
-}
-
-export function clockTime(ts) {
-  const date = parseTime(ts);
-  return date ? date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' }) : '—';
-}
-
-export function dateTime(ts) {
-  const date = parseTime(ts);
-  return date ? date.toLocaleString([], { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }) : '—';
-}
-
-export function duration(secs) {
-  if (secs === null || secs === undefined || Number.isNaN(Number(secs))) return '—';
-  const s = Math.round(Number(secs));
-  if (s < 60) return s + 's';
-  if (s < 3600) return Math.floor(s / 60) + 'm ' + (s % 60) + 's';
-  return Math.floor(s / 3600) + 'h ' + Math.floor((s % 3600) / 60) + 'm';
-}
-
-export function number(value) {
-  if (value === null || value === undefined) return '—';
-  return Number(value).toLocaleString();
-}
-
 /// An SVG sparkline of `values` (numbers), labelled for screen readers.
+/** @param {unknown[]} values @param {string} label */
 export function sparkline(values, label) {
   const points = values.map(Number).filter((v) => Number.isFinite(v));
   const svg = h('svg', { class: 'sparkline', viewBox: '0 0 100 30', preserveAspectRatio: 'none', role: 'img', 'aria-label': label });
@@ -189,6 +155,7 @@ export function sparkline(values, label) {
   return svg;
 }
 
+/** @param {string} text @param {string} [what] */
 export async function copyText(text, what = 'Copied') {
   try {
     await navigator.clipboard.writeText(text);
@@ -206,6 +173,7 @@ export async function copyText(text, what = 'Copied') {
 }
 
 /// Offers `text` as a file download.
+/** @param {string} filename @param {string} text @param {string} [type] */
 export function download(filename, text, type = 'application/json') {
   const url = URL.createObjectURL(new Blob([text], { type }));
   const link = h('a', { href: url, download: filename });
@@ -216,6 +184,7 @@ export function download(filename, text, type = 'application/json') {
 }
 
 /// A labelled form field; `control` is an input/select/textarea (its id is set when missing).
+/** @param {string} labelText @param {HTMLElement} control @param {string} [hint] @returns {any} the field, with setError(message) */
 export function field(labelText, control, hint) {
   if (!control.id) control.id = 'f-' + Math.random().toString(36).slice(2, 9);
   const error = h('div', { class: 'field-error', role: 'alert', hidden: true, id: control.id + '-error' });
@@ -231,6 +200,11 @@ export function field(labelText, control, hint) {
 }
 
 /// Runs `action` with `button` disabled and showing `busyText`; errors become toasts. Returns the action's result.
+/**
+ * @template T
+ * @param {HTMLButtonElement} button @param {string} busyText @param {() => Promise<T>} action
+ * @returns {Promise<T | undefined>}
+ */
 export async function busy(button, busyText, action) {
   const original = button.textContent;
   button.disabled = true;
@@ -244,4 +218,49 @@ export async function busy(button, busyText, action) {
     button.disabled = false;
     button.textContent = original;
   }
+}
+
+/// A disclosure whose open state is remembered in localStorage under `storeKey`: `toggle` opens and closes `body`,
+/// `panel` gets the class `open`. (Not <details>: its closed content still counts as "displayed" for WebDriver and
+/// checkers.)
+/** @param {HTMLElement} panel @param {HTMLElement} toggle @param {HTMLElement} body @param {string} storeKey */
+export function rememberedDisclosure(panel, toggle, body, storeKey) {
+  const setOpen = (/** @type {boolean} */ open) => {
+    body.hidden = !open;
+    toggle.setAttribute('aria-expanded', open ? 'true' : 'false');
+    panel.classList.toggle('open', open);
+  };
+  setOpen(localStorage.getItem(storeKey) === '1');
+  toggle.addEventListener('click', () => {
+    const open = body.hidden;
+    setOpen(open);
+    localStorage.setItem(storeKey, open ? '1' : '0');
+  });
+}
+
+/// Makes `wanted` the children of `list`, in order, moving only what is out of place (a focused element keeps its
+/// focus) and removing the rest.
+/** @param {HTMLElement} list @param {HTMLElement[]} wanted */
+export function arrange(list, wanted) {
+  const keep = new Set(wanted);
+  for (const child of [...list.children]) if (!keep.has(/** @type {HTMLElement} */ (child))) child.remove();
+  wanted.forEach((element, index) => {
+    if (list.children[index] !== element) list.insertBefore(element, list.children[index] || null);
+  });
+}
+
+/// Sets a `<time>` to `ts`, shown relative ("5m ago", refreshed by whoever redraws `time[data-rel]`), the full date
+/// in its title.
+/** @param {HTMLElement} el @param {string | undefined} ts */
+export function setRelativeTime(el, ts) {
+  el.dataset.rel = ts || '';
+  el.setAttribute('datetime', ts || '');
+  el.title = dateTime(ts);
+  el.textContent = relTime(ts);
+}
+
+/// Redraws every relative time (`time[data-rel]`) under `root`.
+/** @param {Element} root */
+export function refreshRelativeTimes(root) {
+  for (const el of root.querySelectorAll('time[data-rel]')) el.textContent = relTime(/** @type {HTMLElement} */ (el).dataset.rel);
 }

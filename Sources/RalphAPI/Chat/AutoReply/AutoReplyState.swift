@@ -1,0 +1,3 @@
+public enum AutoReplyState: String, Codable, Hashable, Sendable {
+    case running, paused, stopped
+}

@@ -1,0 +1,3 @@
+public enum MessageRole: String, Codable, Hashable, Sendable {
+    case user, assistant, system
+}

@@ -1,0 +1,4 @@
+public struct ConfigsResponse: Codable, Hashable, Sendable {
+    public var configs: [ConfigItem]
+    public init(configs: [ConfigItem]) { self.configs = configs }
+}

@@ -1,0 +1,4 @@
+public struct PromptsResponse: Codable, Hashable, Sendable {
+    public var prompts: [PromptItem]
+    public init(prompts: [PromptItem]) { self.prompts = prompts }
+}

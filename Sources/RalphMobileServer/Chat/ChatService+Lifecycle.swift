@@ -1,0 +1,236 @@
+import AgentRunner
+import Foundation
+import Logging
+import RalphAPI
+
+/// Startup (settling what a previous server left), readiness, ticks and shutdown.
+///
+/// Recovery is honest about failing: a conversation whose recovery fails is logged and refuses requests with the
+/// reason (it is not run out of step with the database); if the conversations cannot even be listed, every request
+/// that needs recovery is refused and `/api/health` says `degraded` (``recoveryProblems``). Nothing is marked ready
+/// that is not.
+extension ChatService {
+    /// Where recovery stands.
+    enum Readiness: Sendable {
+        case starting(waiters: [CheckedContinuation<Void, Never>])
+        case ready
+        /// Listing the conversations failed: nothing could be recovered.
+        case failed(String)
+    }
+
+    /// Runs ``start()`` in the background, owned by the service (``shutdown()`` cancels and awaits it).
+    func startRecovery() {
+        tasks.run { [self] in
+            do {
+                try await start()
+            } catch {
+                logger.error("conversations: could not recover after the restart: \(error)")
+            }
+        }
+    }
+
+    /// Opens every conversation's stream and settles what a previous server left: running turns end with an error,
+    /// pending approvals are cancelled, queued turns start (the agent resumed with `--resume`), running auto-reply
+    /// loops are paused. A conversation that fails is set aside (``unrecovered``); failing to list them fails it all.
+    func start() async throws {
+        startProbe()
+        let conversations: [Conversation]
+        do {
+            conversations = try await store.allConversations()
+        } catch {
+            settle(.failed("could not list the conversations: \(error)"))
+            throw error
+        }
+        for conversation in conversations {
+            do {
+                try await recover(conversation)
+            } catch {
+                logger.error("conversation \(conversation.id): could not be recovered after the restart: \(error)")
+                unrecovered.withLock { $0[conversation.id] = "\(error)" }
+            }
+        }
+        settle(.ready)
+    }
+
+    /// One conversation: its stream opened, its turns, approvals and auto-reply loop settled.
+    private func recover(_ conversation: Conversation) async throws {
+        chatHub.open(conversationID: conversation.id, lastSeq: try await store.lastEventSeq(conversationID: conversation.id))
+        let turns = try await store.turns(conversationID: conversation.id, states: [.queued, .running])
+        let approvals = try await store.approvals(state: .pending, conversationID: conversation.id)
+        let needsRecovery =
+            !turns.isEmpty || !approvals.isEmpty || conversation.status != .idle || conversation.processRunning || conversation.queued != 0
+            || conversation.pendingApprovals != 0
+        let loop = try await storedLoop(conversation.id)
+        let loopRunning = loop == .state(.running)
+        // An unreadable loop is reset by its worker, which says so on the conversation: made now, so it is said now.
+        guard needsRecovery || loopRunning || loop == .unreadable else { return }
+        let queued = turns.filter { $0.state == .queued }
+        let running = turns.filter { $0.state == .running }
+        var unstored: [String: String] = [:]
+        for turn in running { unstored[turn.id] = try await unstoredText(conversationID: conversation.id, turnID: turn.id) }
+        let worker = try await worker(for: conversation, queued: queued)
+        if needsRecovery {
+            worker.enqueue { [unstored] core, now in core.recover(interrupted: running, unstoredText: unstored, pending: approvals, now: now) }
+            logger.notice(
+                "conversation \(conversation.id): recovered after a restart",
+                metadata: ["interrupted": "\(running.count)", "queued": "\(queued.count)", "cancelled_approvals": "\(approvals.count)"]
+            )
+        }
+        if loopRunning {
+            // Loops that were running go on as paused: a person decides when they continue.
+            worker.enqueue { core, now in core.restarted(now: now) }
+            logger.notice("conversation \(conversation.id): its auto-reply loop was running; it is paused after the restart")
+        }
+    }
+
+    private enum StoredLoop: Equatable {
+        case none
+        case state(AutoReplyState)
+        case unreadable
+    }
+
+    /// The state of a conversation's stored auto-reply loop.
+    private func storedLoop(_ conversationID: String) async throws -> StoredLoop {
+        guard let loop = try await store.autoReply(conversationID: conversationID)?.loop else { return .none }
+        do {
+            return .state(try WireJSON.decode(AutoReplyMachine.self, from: Data(loop)).state)
+        } catch {
+            // Not hidden: the worker made for it logs this and resets the loop with a notice on the conversation.
+            return .unreadable
+        }
+    }
+
+    /// The text a turn streamed after its last stored message: its `chunk` events since its last `segment_end` or
+    /// `tool_start` (a server that stopped mid-sentence had sent them, but not stored them as a message yet).
+    func unstoredText(conversationID: String, turnID: String) async throws -> String {
+        struct Fields: Decodable {
+            var turnId: String?
+            var text: String?
+            enum CodingKeys: String, CodingKey {
+                case turnId = "turn_id"
+                case text
+            }
+        }
+        let names: Set<String> = [ChatEventName.turnStart, ChatEventName.chunk, ChatEventName.segmentEnd, ChatEventName.toolStart]
+        var text = ""
+        var after = 0
+        while true {
+            let page = try await store.events(conversationID: conversationID, after: after, limit: 1000)
+            guard let last = page.last else { return text }
+            after = last.seq
+            for event in page where names.contains(event.name) {
+                let fields: Fields
+                do {
+                    fields = try WireJSON.decode(Fields.self, from: Data(event.data))
+                } catch {
+                    logger.warning("conversation \(conversationID): stored event \(event.seq) (\(event.name)) is not readable, skipped: \(error)")
+                    continue
+                }
+                guard fields.turnId == turnID else { continue }
+                if event.name == ChatEventName.chunk { text += fields.text ?? "" } else { text = "" }
+            }
+        }
+    }
+
+    // MARK: - Readiness
+
+    private func settle(_ outcome: Readiness) {
+        let waiters = readiness.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard case .starting(let waiters) = state else { return [] }
+            state = outcome
+            return waiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    /// Waits until recovery is over; refuses when it failed.
+    func requireReady() async throws(APIError) {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = readiness.withLock { state -> Bool in
+                guard case .starting(var waiters) = state else { return true }
+                waiters.append(continuation)
+                state = .starting(waiters: waiters)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+        if case .failed(let reason) = readiness.withLock({ $0 }) {
+            throw .other(.serviceUnavailable, .unavailable, "conversations could not be recovered after the restart: \(reason)")
+        }
+    }
+
+    /// What went wrong in recovery, for `/api/health`: empty when everything was recovered.
+    var recoveryProblems: [String] {
+        var problems: [String] = []
+        if case .failed(let reason) = readiness.withLock({ $0 }) { problems.append("conversations: \(reason)") }
+        problems += unrecovered.withLock { $0 }.sorted { $0.key < $1.key }.map { "conversation \($0.key): \($0.value)" }
+        return problems
+    }
+
+    static func unrecoveredError(_ id: String, _ reason: String) -> APIError {
+        .other(.serviceUnavailable, .unavailable, "conversation \(id) could not be recovered after the restart (\(reason)); see the server log")
+    }
+
+    // MARK: - The backend CLI
+
+    /// Asks the backend CLI for its version and permission modes, in the background.
+    func startProbe() {
+        let backend = configuration.backend
+        let environment = context.environment
+        let cwd = roots.paths.first ?? "/"
+        let logger = logger
+        probe.withLock { task in
+            guard task == nil else { return }
+            task = Task {
+                let info = await AgentProbe.probe(
+                    name: backend.name, command: backend.command, environment: environment, workingDirectory: cwd, fallbackModes: backend.knownPermissionModes
+                )
+                if let error = info.error {
+                    logger.warning("\(backend.name): could not ask \(backend.command) about itself: \(error)")
+                } else {
+                    logger.info("\(backend.name): \(backend.command) \(info.version ?? "(no version)"), permission modes \(info.permissionModes.joined(separator: ", "))")
+                }
+                return info
+            }
+        }
+    }
+
+    /// The backend CLI as it described itself (asked at start; waited for if the answer is still coming, for at most
+    /// `patience`, after which what is assumed of it is returned with an error saying it is still being asked).
+    func agent(patience: Duration = AgentProbe.timeout * 2) async -> AgentInfo {
+        startProbe()
+        let backend = configuration.backend
+        let pending = AgentInfo(
+            name: backend.name, command: backend.command, version: nil, permissionModes: backend.knownPermissionModes,
+            error: "still asking \(backend.command) for its version"
+        )
+        guard let task = probe.withLock({ $0 }) else { return pending }
+        return await withDeadline(patience) { await task.value } ?? pending
+    }
+
+    // MARK: - Running
+
+    /// Ticks every live conversation (stall reports, interrupts that do not end, idle processes, judge timeouts).
+    func tick() {
+        let all = workers.withLock { Array($0.values) }
+        for worker in all {
+            worker.enqueue { core, now in core.tick(now: now) }
+        }
+    }
+
+    /// Stops recovery, every agent process and the probe (the server is stopping; turns left running are settled at
+    /// the next start).
+    func shutdown() async {
+        await tasks.cancelAndWait()
+        let all = workers.withLock { workers -> [ConversationWorker] in
+            defer { workers = [:] }
+            return Array(workers.values)
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for worker in all { group.addTask { await worker.shutdown(grace: .seconds(2)) } }
+        }
+        let probe = probe.withLock { $0 }
+        probe?.cancel()
+        _ = await probe?.value
+    }
+}

@@ -1,0 +1,88 @@
+import Hummingbird
+import NIOCore
+
+/// Replay-then-live, written once for every stream that follows a durable log through a ``Fanout``: a run's events
+/// file, a conversation's event table.
+///
+/// The subscription's head was read under the fan-out's lock when the queue was registered, so writing the log's
+/// entries up to it and then the queue's frames loses nothing and repeats nothing. A subscriber that falls behind its
+/// queue's budget is handed back to the log (``catchUp``) and rejoins the queue where the log ends.
+enum LiveStream {
+    /// Writes the log's entries with positions in (after, through].
+    typealias Replay = (_ after: Int, _ through: Int, _ writer: inout any ResponseBodyWriter) async throws -> Void
+
+    /// Replays (after, live.head], then forwards the live queue until it ends.
+    static func follow<Key: Hashable & Sendable>(
+        _ live: Fanout<Key>.Live, key: Key, fanout: Fanout<Key>, after: Int, replay: Replay,
+        writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch, eventLoop: any EventLoop
+    ) async throws {
+        try await replay(after, live.head, &writer)
+        try await forward(live.queue, writer: &writer, watch: watch, eventLoop: eventLoop) { writer, from in
+            try await catchUp(live, key: key, fanout: fanout, after: from, replay: replay, writer: &writer)
+        }
+    }
+
+    /// A subscriber that fell behind reads the log after `after` up to the head, as often as the head moves meanwhile,
+    /// then rejoins the live feed.
+    static func catchUp<Key: Hashable & Sendable>(
+        _ live: Fanout<Key>.Live, key: Key, fanout: Fanout<Key>, after: Int, replay: Replay, writer: inout any ResponseBodyWriter
+    ) async throws {
+        var position = after
+        while let head = fanout.head(key) {
+            if head > position {
+                try await replay(position, head, &writer)
+                position = head
+            }
+            if fanout.rejoin(key, subscriberID: live.id, at: position) { return }
+        }
+    }
+
+    /// Writes queued frames until the queue ends. What queued up while the last write was in flight goes out in one
+    /// write (one syscall for a burst, not one per frame); frames are never dropped or reordered. A catch-up marker
+    /// (the subscriber fell behind its budget) hands the writer to `catchUp`, which reads the durable log and rejoins.
+    /// It runs on the connection's event loop (`eventLoop`), so a wake-up and its write are one hop, not two.
+    static func forward(
+        _ queue: SubscriberQueue, writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch, eventLoop: any EventLoop,
+        catchUp: (inout any ResponseBodyWriter, Int) async throws -> Void
+    ) async throws {
+        try await EventLoopExecutor.run(on: eventLoop) { try await forward(queue, writer: &writer, watch: watch, catchUp: catchUp) }
+    }
+
+    private static func forward(
+        _ queue: SubscriberQueue, writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch,
+        catchUp: (inout any ResponseBodyWriter, Int) async throws -> Void
+    ) async throws {
+        while true {
+            let batch = await queue.nextBatch()
+            if batch.isEmpty { return }
+            if batch.count == 1, case .frame(let frame) = batch[0] {
+                try await watch.writing { try await writer.write(frame) }
+                continue
+            }
+            var buffer = ByteBuffer()
+            var ended = false
+            for item in batch {
+                switch item {
+                case .frame(var frame): buffer.writeBuffer(&frame)
+                case .heartbeat: buffer.writeImmutableBuffer(SSEFrame.heartbeat)
+                case .end(var frame):
+                    buffer.writeBuffer(&frame)
+                    ended = true
+                case .catchUp(let after):
+                    if buffer.readableBytes > 0 {
+                        let pending = buffer
+                        try await watch.writing { try await writer.write(pending) }
+                        buffer.clear()
+                    }
+                    try await catchUp(&writer, after)
+                }
+                if ended { break }
+            }
+            if buffer.readableBytes > 0 {
+                let pending = buffer
+                try await watch.writing { try await writer.write(pending) }
+            }
+            if ended { return }
+        }
+    }
+}

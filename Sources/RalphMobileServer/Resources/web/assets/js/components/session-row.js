@@ -1,0 +1,57 @@
+// @ts-check
+// One row of the sessions list, kept per run id and updated in place (never rebuilt), so focus and element references
+// survive live updates.
+
+import { h, render, hatBadge, setRelativeTime } from '../ui.js';
+import { id8 } from '../format.js';
+
+/** @typedef {import('../state/session.js').SessionSummary} SessionSummary */
+
+export class SessionRow {
+  /** @param {string} id */
+  constructor(id) {
+    this.mode = h('span', { class: 'badge', 'data-test': 'mode' });
+    this.status = h('span', { class: 'badge', 'data-test': 'status' });
+    this.task = h('div', { class: 'row-title', 'data-test': 'task' });
+    this.iteration = h('span', { 'data-test': 'iteration', title: 'Iteration (current/total)' });
+    this.hat = h('span', { 'data-test': 'hat' });
+    this.started = h('time', {});
+    this.last = h('time', {});
+    this.ws = h('span', { class: 'sl-ws' });
+    const link = h('a', { class: 'row-link', href: '#/sessions/' + encodeURIComponent(id) },
+      h('div', { class: 'sl-badges' }, this.mode, this.status),
+      h('div', { class: 'row-main' },
+        this.task,
+        h('div', { class: 'row-sub sl-line' }, h('span', { class: 'mono' }, id8(id)), h('span', {}, h('span', { class: 'sl-label' }, 'it '), this.iteration), this.hat),
+        h('div', { class: 'row-sub sl-line' }, h('span', {}, 'started ', this.started), h('span', {}, 'last ', this.last)),
+        h('div', { class: 'row-sub' }, this.ws)),
+      h('span', { class: 'sl-chevron', 'aria-hidden': 'true' }, '\u203A'));
+    this.li = h('li', { 'data-test': 'session-row', 'data-id': id, class: 'sl-row' }, link);
+    this.key = '';
+  }
+
+  /** @param {SessionSummary} s */
+  update(s) {
+    const key = JSON.stringify([s.mode, s.status, s.iteration, s.total, s.hat, s.task_name, s.started_at, s.last_event_at, s.workspace, s.path]);
+    if (key === this.key) return;
+    this.key = key;
+    const mode = s.mode || 'complete';
+    const status = s.status || '';
+    const task = s.task_name || '(no task)';
+    this.li.className = 'sl-row sl-' + mode;
+    this.mode.className = 'badge ' + mode;
+    this.mode.textContent = mode;
+    // The status badge only when it says more than the mode (live + running says nothing new).
+    const showStatus = status && status !== mode && !(mode === 'live' && status === 'running');
+    this.status.className = showStatus ? 'badge ' + status : 'sr-only';
+    this.status.textContent = status;
+    this.task.textContent = task;
+    this.task.title = task;
+    this.iteration.textContent = (s.iteration ?? 0) + (s.total ? '/' + s.total : '');
+    render(this.hat, s.hat ? hatBadge(s.hat) : h('span', { class: 'muted', title: 'No hat yet' }, '\u2014'));
+    setRelativeTime(this.started, s.started_at);
+    setRelativeTime(this.last, s.last_event_at);
+    this.ws.textContent = s.workspace === '.' || !s.workspace ? 'workspace root' : s.workspace;
+    this.ws.title = s.path || '';
+  }
+}

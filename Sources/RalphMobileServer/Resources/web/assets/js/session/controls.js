@@ -1,0 +1,185 @@
+// @ts-check
+// The session screen's controls for operators: Mode & control (pause, resume, stop for admins) and Actions (steer
+// with guidance, emit an event). Shown only to the roles that may use them; redrawn from the state's mode.
+
+import { api } from '../api.js';
+import { h, toast, confirmDialog, field, busy } from '../ui.js';
+import { modeOf, isActiveMode } from '../state/session.js';
+
+/** @typedef {import('../state/session.js').SessionState} SessionState */
+
+const TOPIC_RULE = /^[A-Za-z0-9._-]{1,128}$/;
+
+/// What a topic typed in the emit form is missing, or null when the server accepts it.
+/** @param {string} topic @returns {string | null} */
+export function topicProblem(topic) {
+  if (!topic) return 'Enter a topic, e.g. build.task.';
+  if (topic.length > 128) return 'A topic has at most 128 characters (this one has ' + topic.length + ').';
+  if (!TOPIC_RULE.test(topic)) return 'Only letters, digits, ".", "_" and "-" are allowed (no spaces).';
+  return null;
+}
+
+/// The payload typed in the emit form: JSON when it starts with { or [, else text (none when empty).
+/** @param {string} raw @returns {{payload?: unknown, error?: string}} */
+export function parsePayload(raw) {
+  const trimmed = raw.trim();
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    try {
+      return { payload: JSON.parse(trimmed) };
+    } catch (error) {
+      return { error: 'This looks like JSON but does not parse: ' + /** @type {Error} */ (error).message };
+    }
+  }
+  return raw.length ? { payload: raw } : {};
+}
+
+/** @param {string} tag @param {object} attributes @param {...any} children @returns {any} */
+const el = (tag, attributes, ...children) => h(tag, attributes, ...children);
+
+export class ControlsView {
+  /**
+   * @param {{base: string, canAdmin: boolean, isDisposed: () => boolean,
+   *   onMode: (mode: string, status: string) => void}} options
+   */
+  constructor({ base, canAdmin, isDisposed, onMode }) {
+    this.base = base;
+    this.isDisposed = isDisposed;
+    this.onMode = onMode;
+    this.modeBadge = el('span', { class: 'badge' });
+    this.modeNote = el('p', { class: 'muted small sd-mode-note' });
+    this.pauseButton = el('button', { type: 'button', class: 'btn', 'data-test': 'pause', onclick: () => this.pause() }, 'Pause');
+    this.resumeButton = el('button', { type: 'button', class: 'btn primary', 'data-test': 'resume', onclick: () => this.resume() }, 'Resume');
+    this.stopButton = canAdmin ? el('button', { type: 'button', class: 'btn danger', 'data-test': 'stop', onclick: () => this.stop() }, 'Stop run') : null;
+    const modeCard = h('section', { class: 'card sd-mode', 'aria-labelledby': 'sd-mode-title' },
+      h('div', { class: 'card-head' }, h('h2', { id: 'sd-mode-title' }, 'Mode & control'), this.modeBadge),
+      this.modeNote,
+      h('div', { class: 'btn-row' }, this.pauseButton, this.resumeButton, this.stopButton),
+      canAdmin ? null : h('p', { class: 'muted small' }, 'Stopping a run needs an admin key.'));
+    this.actionsCard = h('section', { class: 'card sd-actions', 'aria-labelledby': 'sd-actions-title' },
+      h('div', { class: 'card-head' }, h('h2', { id: 'sd-actions-title' }, 'Actions')),
+      this.buildSteer(), this.buildEmit());
+    this.element = h('div', { class: 'sd-controls', 'data-test': 'controls' }, modeCard, this.actionsCard);
+    this.mode = 'complete';
+  }
+
+  buildSteer() {
+    this.steerText = el('textarea', { rows: 2, 'data-test': 'steer-text', placeholder: 'e.g. Focus on the failing test first' });
+    this.steerField = field('Guidance for the next iteration', this.steerText, 'Written as human.guidance; ralph adds it to its next prompt.');
+    this.steerButton = el('button', { type: 'submit', class: 'btn primary', 'data-test': 'steer-submit' }, 'Send guidance');
+    const form = h('form', { class: 'sd-form', novalidate: true, 'aria-labelledby': 'sd-steer-title' },
+      h('h3', { id: 'sd-steer-title' }, 'Steer'), this.steerField, this.steerButton);
+    form.addEventListener('submit', (event) => { event.preventDefault(); this.steer(); });
+    this.steerText.addEventListener('input', () => this.steerField.setError(''));
+    return form;
+  }
+
+  buildEmit() {
+    this.emitTopic = el('input', { type: 'text', 'data-test': 'emit-topic', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false',
+      maxlength: 200, placeholder: 'build.task' });
+    this.emitPayload = el('textarea', { rows: 3, 'data-test': 'emit-payload', spellcheck: 'false', placeholder: 'Text, or JSON such as {"task": "…"}' });
+    this.topicField = field('Topic', this.emitTopic, 'Letters, digits, . _ - (at most 128).');
+    this.payloadField = field('Payload (optional)', this.emitPayload, 'Starting with { or [ it must be valid JSON and is sent as JSON; anything else is sent as text.');
+    this.emitButton = el('button', { type: 'submit', class: 'btn primary', 'data-test': 'emit-submit' }, 'Emit event');
+    const form = h('form', { class: 'sd-form', novalidate: true, 'aria-labelledby': 'sd-emit-title' },
+      h('h3', { id: 'sd-emit-title' }, 'Emit an event'), this.topicField, this.payloadField, this.emitButton);
+    form.addEventListener('submit', (event) => { event.preventDefault(); this.emit(); });
+    this.emitTopic.addEventListener('input', () => this.topicField.setError(''));
+    this.emitPayload.addEventListener('input', () => this.payloadField.setError(''));
+    return form;
+  }
+
+  /** @param {SessionState} state */
+  update(state) {
+    this.mode = modeOf(state);
+    this.redraw();
+  }
+
+  redraw() {
+    const mode = this.mode;
+    const active = isActiveMode(mode);
+    this.modeBadge.className = 'badge ' + mode;
+    this.modeBadge.textContent = mode;
+    this.modeNote.textContent = /** @type {Record<string, string>} */ ({
+      live: 'ralph is running. Pausing stops its processes (SIGSTOP) until you resume.',
+      paused: 'Paused: ralph\u2019s processes are stopped. Resume to let it continue.',
+    })[mode] || 'This run is over: it can no longer be paused, stopped, steered or sent events. Export JSON (at the top) still works.';
+    this.pauseButton.hidden = mode !== 'live';
+    this.resumeButton.hidden = mode !== 'paused';
+    if (this.stopButton) this.stopButton.hidden = !active;
+    // A finished run takes no more events or guidance: its actions card goes away.
+    this.actionsCard.hidden = !active;
+    this.steerButton.disabled = !active;
+    this.emitButton.disabled = !active;
+  }
+
+  pause() {
+    busy(this.pauseButton, 'Pausing…', async () => {
+      const result = await api.post(this.base + '/pause');
+      toast('Paused' + (result && result.pid ? ' (pid ' + result.pid + ')' : ''));
+      this.onMode('paused', 'paused');
+    }).then(() => this.redraw());
+  }
+
+  resume() {
+    busy(this.resumeButton, 'Resuming…', async () => {
+      const result = await api.post(this.base + '/resume');
+      toast('Resumed' + (result && result.pid ? ' (pid ' + result.pid + ')' : ''));
+      this.onMode('live', 'running');
+    }).then(() => this.redraw());
+  }
+
+  async stop() {
+    const ok = await confirmDialog({
+      title: 'Stop this run?',
+      message: 'ralph gets SIGTERM and a few seconds to write loop.terminate and exit; then it is killed. The run cannot be resumed.',
+      confirm: 'Stop run',
+      danger: true,
+    });
+    if (!ok || this.isDisposed()) return;
+    await busy(this.stopButton, 'Stopping…', async () => {
+      const result = await api.del(this.base);
+      toast('Stopped with ' + (result && result.signal ? result.signal : 'a signal')
+        + (result && result.terminated === false ? ' (ralph did not write loop.terminate)' : ''));
+      this.onMode('complete', 'stopped');
+    });
+    this.redraw();
+  }
+
+  steer() {
+    const message = this.steerText.value.trim();
+    if (!message) {
+      this.steerField.setError('Write the guidance first.');
+      this.steerText.focus();
+      return;
+    }
+    this.steerField.setError('');
+    busy(this.steerButton, 'Sending…', async () => {
+      const result = await api.post(this.base + '/steer', { message });
+      this.steerText.value = '';
+      toast('Guidance delivered' + (result && result.id ? ' as event #' + result.id : '') + '; ralph reads it in its next iteration');
+    }).then(() => this.redraw());
+  }
+
+  emit() {
+    const topic = this.emitTopic.value.trim();
+    const problem = topicProblem(topic);
+    this.topicField.setError(problem || '');
+    const { payload, error } = parsePayload(this.emitPayload.value);
+    this.payloadField.setError(error || '');
+    if (problem || error) {
+      (this.emitTopic.getAttribute('aria-invalid') === 'true' ? this.emitTopic : this.emitPayload).focus();
+      return;
+    }
+    const body = payload === undefined ? { topic } : { topic, payload };
+    busy(this.emitButton, 'Emitting…', async () => {
+      try {
+        const result = await api.post(this.base + '/emit', body);
+        this.emitPayload.value = '';
+        toast('Emitted ' + topic + (result && result.id ? ' as event #' + result.id : ''));
+      } catch (failure) {
+        if (/** @type {any} */ (failure).code === 'invalid_topic') this.topicField.setError(/** @type {Error} */ (failure).message);
+        throw failure;
+      }
+    }).then(() => this.redraw());
+  }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Hummingbird
+import RalphAPI
+import Testing
+
+@testable import RalphMobileServer
+
+/// Every route the server registers and who may call it. A route added, removed or given another access fails this
+/// test until the table below says so: the access of a route is a decision, not an accident.
+@Suite("Route access table")
+struct RouteAccessTests {
+    /// `METHOD path` → access. "open" is anyone; a role is that role or above. A value ending in " (handler)" is a route
+    /// still registered on the router directly, whose handler checks the role with `context.require`
+    /// (ConversationRoutes, AutoReplyRoutes, EventStreamRoutes: to move into the role groups).
+    static let expected: [String: String] = [
+        "GET /health": "open",
+        "GET /api/health": "open",
+        "POST /api/login": "open",
+        "POST /api/logout": "open",
+        "GET /": "open", "HEAD /": "open",
+        "GET /index.html": "open", "HEAD /index.html": "open",
+        "GET /manifest.webmanifest": "open", "HEAD /manifest.webmanifest": "open",
+        "GET /assets/**": "open", "HEAD /assets/**": "open",
+
+        "GET /api/whoami": "viewer",
+        "GET /api/sessions": "viewer",
+        "GET /api/sessions/{id}": "viewer",
+        "GET /api/sessions/{id}/status": "viewer",
+        "GET /api/sessions/{id}/iterations": "viewer",
+        "GET /api/sessions/{id}/scratchpad": "viewer",
+        "GET /api/sessions/{id}/log": "viewer",
+        "GET /api/robot/questions": "viewer",
+        "GET /api/configs": "viewer", "GET /api/configs/**": "viewer",
+        "GET /api/prompts": "viewer", "GET /api/prompts/**": "viewer",
+        "GET /api/presets": "viewer",
+        "GET /api/hats": "viewer",
+        "GET /api/skills": "viewer", "GET /api/skills/{name}": "viewer", "POST /api/skills/{name}/load": "viewer",
+        "POST /api/config/export": "viewer",
+        "GET /api/loops": "viewer", "GET /api/loops/{id}": "viewer",
+        "GET /api/merge-queue": "viewer",
+        "GET /api/memories": "viewer", "POST /api/memories/export": "viewer",
+        "GET /api/tasks": "viewer",
+        "GET /api/host/metrics": "viewer", "GET /api/host/processes": "viewer",
+
+        "POST /api/sessions/{id}/pause": "operator",
+        "POST /api/sessions/{id}/resume": "operator",
+        "POST /api/sessions/{id}/emit": "operator",
+        "POST /api/sessions/{id}/steer": "operator",
+        "POST /api/robot/response": "operator",
+        "POST /api/robot/guidance": "operator",
+
+        "POST /api/sessions": "admin",
+        "DELETE /api/sessions/{id}": "admin",
+        "POST /api/config/import": "admin",
+        "POST /api/loops": "admin", "POST /api/loops/{id}/merge": "admin", "POST /api/loops/{id}/discard": "admin",
+        "PUT /api/memories": "admin",
+        "POST /api/tasks": "admin", "PUT /api/tasks/{id}": "admin",
+        "GET /api/keys": "admin", "POST /api/keys": "admin", "DELETE /api/keys/{id}": "admin",
+
+        "GET /api/sessions/{id}/events": "viewer (handler)",
+        "GET /api/events": "viewer (handler)",
+        "GET /api/conversations": "viewer (handler)",
+        "POST /api/conversations": "operator (handler)",
+        "GET /api/conversations/{id}": "viewer (handler)",
+        "PATCH /api/conversations/{id}": "operator (handler)",
+        "DELETE /api/conversations/{id}": "operator (handler)",
+        "GET /api/conversations/{id}/messages": "viewer (handler)",
+        "POST /api/conversations/{id}/messages": "operator (handler)",
+        "POST /api/conversations/{id}/interrupt": "operator (handler)",
+        "GET /api/conversations/{id}/events": "viewer (handler)",
+        "DELETE /api/conversations/{id}/session-rules/{rule}": "operator (handler)",
+        "GET /api/approvals": "viewer (handler)",
+        "POST /api/approvals/{id}": "operator (handler)",
+        "POST /api/approvals": "operator (handler)",
+        "GET /api/auto-reply/presets": "viewer (handler)",
+        "GET /api/conversations/{id}/auto-reply": "viewer (handler)",
+        "PUT /api/conversations/{id}/auto-reply": "operator (handler)",
+        "POST /api/conversations/{id}/auto-reply/start": "operator (handler)",
+        "POST /api/conversations/{id}/auto-reply/pause": "operator (handler)",
+        "POST /api/conversations/{id}/auto-reply/resume": "operator (handler)",
+        "POST /api/conversations/{id}/auto-reply/stop": "operator (handler)",
+        "POST /api/chat/auto-response/start": "operator (handler)",
+        "POST /api/chat/auto-response/pause": "operator (handler)",
+        "POST /api/chat/auto-response/resume": "operator (handler)",
+        "POST /api/chat/auto-response/stop": "operator (handler)",
+        "GET /api/chat/{id}/progress": "viewer (handler)",
+    ]
+
+    /// The roles of handler-checked routes, as the table states them (they are checked by requests in
+    /// ``RouterRuleTests``).
+    static func role(of access: String) -> Role? {
+        Role(rawValue: String(access.prefix { $0 != " " }))
+    }
+
+    @Test("every registered route has the access the table gives it")
+    func table() async throws {
+        let tmp = TemporaryDirectory()
+        let server = try RouterFixture.server(tmp)
+        let (router, ledger) = server.makeRouter()
+        var actual: [String: String] = [:]
+        for route in router.routes {
+            let key = "\(route.method.rawValue) \(route.path)"
+            let access = ledger.access(method: route.method.rawValue, path: route.path.description)
+            actual[key] = access?.description ?? "? (handler)"
+        }
+        for (key, value) in actual where value == "? (handler)" {
+            // Registered outside the role groups: the table must say which role the handler checks.
+            actual[key] = Self.expected[key].flatMap { $0.hasSuffix(" (handler)") ? $0 : nil } ?? value
+        }
+        #expect(actual.count == router.routes.count, "a route is registered twice")
+        for key in Set(actual.keys).union(Self.expected.keys).sorted() {
+            #expect(actual[key] == Self.expected[key], "\(key): registered as \(actual[key] ?? "nothing"), table says \(Self.expected[key] ?? "nothing")")
+        }
+        // Every route registered in a group is a route of the router, once.
+        #expect(ledger.all.count == Set(ledger.all).count)
+        #expect(Set(ledger.all.map { "\($0.method) \($0.path)" }).isSubset(of: actual.keys))
+    }
+}

@@ -41,6 +41,7 @@ let package = Package(
             dependencies: [
                 "RalphAPI", "CFileSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings
@@ -132,7 +133,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "RalphAPITests", dependencies: ["RalphAPI"], swiftSettings: swiftSettings),
-        .testTarget(name: "RalphFilesTests", dependencies: ["RalphFiles", "RalphSimulator"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RalphFilesTests",
+            dependencies: ["RalphFiles", "RalphSimulator", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "RalphSimulatorTests", dependencies: ["RalphSimulator", "RalphFiles"], swiftSettings: swiftSettings),
         .testTarget(name: "AgentRunnerTests", dependencies: ["AgentRunner", "RalphAPI"], swiftSettings: swiftSettings),
         // Real servers on port 0, temporary directories and polling helpers, shared by the server and client tests.

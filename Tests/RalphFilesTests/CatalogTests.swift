@@ -119,7 +119,7 @@ struct CatalogTests {
         handle.write(Data(((1...3).map { emitLine("new", "rewritten \($0)") }.joined(separator: "\n") + "\n").utf8))
         try handle.close()
         try await waitFor(5, "the rewrite to be read") {
-            catalog.snapshot(id: id)?.state.lineCount == 3 && catalog.snapshot(id: id)?.state.recentEvents.first?.topic == "new"
+            catalog.snapshot(id: id)?.state.lineCount == 3 && catalog.snapshot(id: id)?.details?.recentEvents.first?.topic == "new"
         }
     }
 

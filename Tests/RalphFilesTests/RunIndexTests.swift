@@ -158,7 +158,7 @@ struct RunIndexTests {
         let restored = try #require(try second.detailedSnapshot(id: id))
         let folded = try #require(fresh.snapshot(id: id))
         #expect(restored.state.lineCount == lines.count + 10)
-        #expect(try shown(restored.state) == shown(folded.state))
+        #expect(try shown(restored.state) == shown(try #require(folded.detailed).state))
         #expect(restored.checkpoints == folded.checkpoints)
         #expect(restored.checkpoints.count == 3)
         // Replay positions still find the right lines.
@@ -192,7 +192,7 @@ struct RunIndexTests {
             let fresh = await startCatalog([tmp.path])
             defer { fresh.stop() }
             #expect(catalog.startupReport()?.restoredFromIndex == 0, what)
-            #expect(try shown(try #require(try catalog.detailedSnapshot(id: id)).state) == shown(try #require(fresh.snapshot(id: id)).state), what)
+            #expect(try shown(try #require(try catalog.detailedSnapshot(id: id)).state) == shown(try #require(fresh.snapshot(id: id)?.detailed).state), what)
             await catalog.stopAndWait()
         }
 
@@ -236,20 +236,20 @@ struct RunIndexTests {
         let id = RunID.make(forPath: file)
         let catalog = await startCatalog([tmp.path], indexDirectory: indexDirectory)
         defer { catalog.stop() }
-        try await waitFor(5, "the details to be dropped") { catalog.snapshot(id: id)?.state.hasDetails == false }
+        try await waitFor(5, "the details to be dropped") { catalog.snapshot(id: id).map { $0.details == nil } == true }
         let summary = try #require(catalog.snapshot(id: id))
-        #expect(summary.state.hatFlow.isEmpty && summary.state.recentEvents.isEmpty)
+        #expect(summary.details == nil)
         #expect(summary.state.eventCount == lines.count - 2 && summary.state.iteration == 61)
 
         let fresh = await startCatalog([tmp.path])
-        let expected = try shown(try #require(fresh.snapshot(id: id)).state)
+        let expected = try shown(try #require(fresh.snapshot(id: id)?.detailed).state)
         fresh.stop()
         // From the index entry.
         #expect(try shown(try #require(try catalog.detailedSnapshot(id: id)).state) == expected)
         // Without it, from the file.
         try FileManager.default.removeItem(atPath: indexDirectory + "/\(id).idx")
         #expect(try shown(try #require(try catalog.detailedSnapshot(id: id)).state) == expected)
-        #expect(catalog.snapshot(id: id)?.state.hasDetails == false)
+        #expect(catalog.snapshot(id: id).map { $0.details == nil } == true)
 
         // Growing again: the details come back first, then the new line is folded on top.
         appendLine(emitLine("after.end", "more"), to: file)
@@ -257,7 +257,7 @@ struct RunIndexTests {
         let grown = await startCatalog([tmp.path])
         defer { grown.stop() }
         let live = try #require(try catalog.detailedSnapshot(id: id))
-        #expect(try shown(live.state) == shown(try #require(grown.snapshot(id: id)).state))
+        #expect(try shown(live.state) == shown(try #require(grown.snapshot(id: id)?.detailed).state))
         #expect(live.state.recentEvents.last?.topic == "after.end")
     }
 
@@ -276,8 +276,8 @@ struct RunIndexTests {
         #expect(catalog.snapshot(id: id)?.isLive == true)
         try await waitFor(5, "the index entry") { FileManager.default.fileExists(atPath: indexDirectory + "/\(id).idx") }
         try await Task.sleep(for: .milliseconds(100))
-        #expect(catalog.snapshot(id: id)?.state.hasDetails == true)
-        #expect(catalog.snapshot(id: id)?.state.hatFlow.isEmpty == false)
+        #expect(catalog.snapshot(id: id).map { $0.details != nil } == true)
+        #expect(catalog.snapshot(id: id)?.details?.hatFlow.isEmpty == false)
     }
 
     @Test("the first pass folds many runs on several threads exactly as one thread does, and each run reads on from there")
@@ -307,7 +307,7 @@ struct RunIndexTests {
             let alone = try EventFileReader.foldState(
                 file: file, device: status.device, inode: status.inode, lines: snapshot.state.lineCount, maxLineBytes: 256
             )
-            #expect(try shown(snapshot.state) == shown(alone))
+            #expect(try shown(try #require(snapshot.detailed).state) == shown(alone))
             #expect(snapshot.checkpoints.count == (snapshot.state.lineCount - 1) / RunSnapshot.checkpointInterval + 1)
         }
         // The half-written line completes: it gets the next id.
@@ -319,7 +319,7 @@ struct RunIndexTests {
         try handle.write(contentsOf: Data("\"}\n".utf8))
         try handle.close()
         try await waitFor(5, "the completed line") { recorder.appendedIDs(id) == [before + 1] }
-        #expect(catalog.snapshot(id: id)?.state.recentEvents.last?.topic == "half")
+        #expect(catalog.snapshot(id: id)?.details?.recentEvents.last?.topic == "half")
     }
 
     @Test("an index directory that cannot be used leaves the catalog working without an index")
@@ -331,7 +331,7 @@ struct RunIndexTests {
         let catalog = await startCatalog([tmp.path + "/p"], indexDirectory: notADirectory)
         #expect(catalog.startupReport()?.folded == 1)
         let snapshot = try #require(catalog.snapshot(id: RunID.make(forPath: file)))
-        #expect(snapshot.state.lineCount == lines.count && snapshot.state.hasDetails)
+        #expect(snapshot.state.lineCount == lines.count && snapshot.details != nil)
         await catalog.stopAndWait()
         #expect(FileSystem.status(notADirectory)?.isDirectory == false)
     }

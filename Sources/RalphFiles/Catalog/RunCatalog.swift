@@ -80,21 +80,14 @@ public final class RunCatalog: Sendable {
         var runs: [String: RunSnapshot] = [:]
         var startupReport: StartupReport?
         var ready = false
-        var readyWaiters: [CheckedContinuation<Void, Never>] = []
-        /// Runs to read right away, with the callers waiting for it.
-        var catchUps: [(id: String, continuation: CheckedContinuation<Void, Never>)] = []
+        /// Commands for the thread, in the order they were posted.
+        var mailbox: [CatalogCommand] = []
         /// Pause flags to apply and announce.
         var pauses: [(id: String, paused: Bool, continuation: CheckedContinuation<Void, Never>)] = []
-        /// Workspaces to serve besides the discovered ones (e.g. where the server started a run in a nested directory).
-        var extraWorkspaces: [(workspace: String, root: String)] = []
-        var rescanRequested = false
-        /// Callers waiting for a full re-scan.
-        var syncWaiters: [CheckedContinuation<Void, Never>] = []
         var stopRequested = false
         var started = false
-        /// The thread has stopped (its last index writes done).
+        /// The thread has stopped (its last index writes done); commands posted from now on are answered at once.
         var finished = false
-        var finishWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     let configuration: Configuration
@@ -177,13 +170,24 @@ public final class RunCatalog: Sendable {
     /// Asks the thread to stop and returns once it has, with the index written.
     public func stopAndWait() async {
         stop()
+        await waitUntilFinished()
+    }
+
+    /// Returns once the thread has stopped (at once if it never started).
+    func waitUntilFinished() async {
+        await post(CatalogCommand.waitUntilFinished, unless: { !$0.started })
+    }
+
+    /// Posts a command and waits for its answer; answered at once when the thread is gone or `unless` holds.
+    func post(_ command: (CheckedContinuation<Void, Never>) -> CatalogCommand, unless refuse: (Shared) -> Bool = { _ in false }) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = shared.withLock { s -> Bool in
-                if s.finished || !s.started { return true }
-                s.finishWaiters.append(continuation)
-                return false
+            let posted = command(continuation)
+            let accepted = shared.withLock { s -> Bool in
+                if s.finished || refuse(s) { return false }
+                s.mailbox.append(posted)
+                return true
             }
-            if now { continuation.resume() }
+            if accepted { wake() } else { posted.answer() }
         }
     }
 
@@ -192,14 +196,7 @@ public final class RunCatalog: Sendable {
     /// Use it when a client knows of more lines than the catalog has announced yet, to tell a lagging catalog from a
     /// file that really has fewer lines.
     public func catchUp(id: String) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let stopped = shared.withLock { s -> Bool in
-                if s.stopRequested { return true }
-                s.catchUps.append((id, continuation))
-                return false
-            }
-            if stopped { continuation.resume() } else { wake() }
-        }
+        await post({ .catchUp(id: id, $0) }, unless: \.stopRequested)
     }
 
     /// Marks a run paused or not; the change is announced like any other (list, status, global stream).
@@ -216,23 +213,17 @@ public final class RunCatalog: Sendable {
 
     /// Re-discovers every workspace and reads every run now; returns when the catalog reflects the disk.
     public func synchronize() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let stopped = shared.withLock { s -> Bool in
-                if s.stopRequested { return true }
-                s.syncWaiters.append(continuation)
-                return false
-            }
-            if stopped { continuation.resume() } else { wake() }
-        }
+        await post(CatalogCommand.synchronize, unless: \.stopRequested)
     }
 
     /// Serves `workspace` (a directory inside `root`) even if discovery would not look there, and re-scans now.
     public func addWorkspace(_ workspace: String, root: String) {
-        shared.withLock { s in
-            if !s.extraWorkspaces.contains(where: { $0.workspace == workspace }) { s.extraWorkspaces.append((workspace, root)) }
-            s.rescanRequested = true
+        let accepted = shared.withLock { s -> Bool in
+            guard !s.finished else { return false }
+            s.mailbox.append(.addWorkspace(workspace: workspace, root: root))
+            return true
         }
-        wake()
+        if accepted { wake() }
     }
 
     /// The number of the line that starts at byte `offset` of a run's file: counted from the nearest checkpoint.
@@ -259,14 +250,7 @@ public final class RunCatalog: Sendable {
 
     /// Returns once the first discovery and indexing pass is done.
     public func waitUntilReady() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = shared.withLock { s -> Bool in
-                if s.ready { return true }
-                s.readyWaiters.append(continuation)
-                return false
-            }
-            if resumeNow { continuation.resume() }
-        }
+        await post(CatalogCommand.waitUntilReady, unless: \.ready)
     }
 
     /// How the first discovery went (nil until ready).
@@ -277,15 +261,14 @@ public final class RunCatalog: Sendable {
     /// A run with its details (hat flow, iterations, hat usage, tokens, backpressure, recent events), read back from
     /// the index — or, failing that, from the run file — when they were dropped from memory. Blocking: call it from a
     /// thread pool.
-    public func detailedSnapshot(id: String) throws(EventFileReader.ReadError) -> RunSnapshot? {
+    public func detailedSnapshot(id: String) throws(EventFileReader.ReadError) -> DetailedRun? {
         var attempts = 0
         while true {
-            guard var snapshot = snapshot(id: id) else { return nil }
-            if snapshot.state.hasDetails { return snapshot }
+            guard let snapshot = snapshot(id: id) else { return nil }
+            if let detailed = snapshot.detailed { return detailed }
             attempts += 1
             do {
-                snapshot.state = try details(of: snapshot)
-                return snapshot
+                return DetailedRun(snapshot: snapshot, state: try details(of: snapshot))
             } catch {
                 // The run moved on (lines appended, file replaced) while it was read: take it again as it is now.
                 if attempts >= 3 { throw error }
@@ -294,8 +277,8 @@ public final class RunCatalog: Sendable {
     }
 
     private func details(of snapshot: RunSnapshot) throws(EventFileReader.ReadError) -> RunState {
-        let lines = snapshot.state.lineCount
-        if let directory = configuration.indexDirectory, let entry = try? RunIndexStore(directory: directory).load(id: snapshot.id),
+        let lines = snapshot.summary.lineCount
+        if let directory = configuration.indexDirectory, let entry = RunIndexStore(directory: directory).load(id: snapshot.id, logger: logger),
             entry.file == snapshot.location.file, entry.device == snapshot.device, entry.inode == snapshot.inode, entry.state.lineCount == lines
         {
             return entry.state

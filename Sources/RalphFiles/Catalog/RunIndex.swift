@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 #if canImport(Glibc)
 import Glibc
@@ -19,7 +20,7 @@ struct RunIndexStore {
         var inode: UInt64
         /// Bytes folded: the start of the first line not in ``state``.
         var offset: Int
-        /// The file's first bytes (up to ``CatalogEngine/headSize``).
+        /// The file's first bytes (up to ``RunTail/headSize``).
         var head: [UInt8]
         /// The bytes that end at ``offset`` (up to ``tailSize``).
         var tail: [UInt8]
@@ -168,9 +169,20 @@ struct RunIndexStore {
         unlink(path(for: id))
     }
 
+    /// The entry saved for `id`, or nil — logging why when one exists but cannot be read (the caller folds the run
+    /// file instead, so this is a slower path, not a failure).
+    func load(id: String, logger: Logger) -> Entry? {
+        do {
+            return try load(id: id)
+        } catch {
+            logger.notice("cannot use the run's index entry; folding its file instead", metadata: ["id": "\(id)", "error": "\(error)"])
+            return nil
+        }
+    }
+
     /// Ids with an entry (or a leftover temporary file) in the directory.
-    func storedIDs() -> Set<String> {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+    func storedIDs() throws -> Set<String> {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory)
         var ids = Set<String>()
         for name in names {
             if name.hasSuffix(".idx") {

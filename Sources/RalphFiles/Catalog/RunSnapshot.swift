@@ -4,7 +4,11 @@ import RalphAPI
 /// What the catalog knows about one run at one moment: where it is, its folded state, and its liveness.
 public struct RunSnapshot: Sendable {
     public var location: RunLocation
-    public var state = RunState()
+    /// What the list, status and streams need: always here.
+    public internal(set) var summary = RunSummary()
+    /// Hat flow, iterations, usage, tokens, backpressure, recent events: nil when dropped from memory (a finished,
+    /// indexed run); ``RunCatalog/detailedSnapshot(id:)`` reads them back.
+    public internal(set) var details: RunDetails? = RunDetails()
     /// Liveness evidence of the run's workspace.
     public var liveness = WorkspaceLiveness()
     public var config: WorkspaceConfig?
@@ -28,11 +32,33 @@ public struct RunSnapshot: Sendable {
 
     public var id: String { location.id }
 
+    /// The summary, under the name readers used before the summary and the details were split.
+    public var state: RunSummary { summary }
+
+    /// The whole fold (both parts), when the details are in memory.
+    var fold: RunState? { details.map { RunState(summary: summary, details: $0) } }
+
+    /// Folds lines into both parts in place. The caller restored the details first: false (nothing folded) if it did not.
+    mutating func fold(_ lines: [DecodedLine]) -> Bool {
+        guard var details else { return false }
+        // Taken out so the local copy is the only one: folded in place, not copied.
+        self.details = nil
+        for line in lines { RunState.fold(line, summary: &summary, details: &details) }
+        self.details = details
+        return true
+    }
+
+    /// Sets both parts from a fold (`keepDetails` false: the summary only).
+    mutating func adopt(_ state: RunState, keepDetails: Bool = true) {
+        summary = state.summary
+        details = keepDetails ? state.details : nil
+    }
+
     /// Whether the workspace names this run as its current one.
     public var isCurrent: Bool { liveness.currentRunFile == location.file }
 
     /// Live: the current run of a workspace whose loop runs, and not terminated.
-    public var isLive: Bool { isCurrent && liveness.alive && state.termination == nil }
+    public var isLive: Bool { isCurrent && liveness.alive && summary.termination == nil }
 
     /// Paused while its loop is still alive (a paused loop that dies is complete).
     public var isPaused: Bool { paused && isLive }
@@ -48,24 +74,24 @@ public struct RunSnapshot: Sendable {
     /// Why the run is not running (nil while live).
     public var stopReason: StopReason? {
         if isLive { return nil }
-        if let termination = state.termination { return termination }
+        if let termination = summary.termination { return termination }
         let message = isCurrent
             ? "The loop is not running and wrote no loop.terminate record."
             : "A newer run replaced this one before it wrote a loop.terminate record."
-        return StopReason(reason: "exited", message: message, at: state.lastEventDate.map(Timestamp.format))
+        return StopReason(reason: "exited", message: message, at: summary.lastEventDate.map(Timestamp.format))
     }
 
-    public var startDate: Date? { state.firstEventDate ?? fileStartedAt }
+    public var startDate: Date? { summary.firstEventDate ?? fileStartedAt }
 
     /// The list/status representation.
     public func session(now: Date = Date()) -> Session {
         let start = startDate ?? now
-        let end = isLive ? now : (state.lastEventDate ?? start)
+        let end = isLive ? now : (summary.lastEventDate ?? start)
         return Session(
-            id: id, iteration: state.iteration, total: config?.maxIterations, hat: state.hat,
+            id: id, iteration: summary.iteration, total: config?.maxIterations, hat: summary.hat,
             elapsedSecs: max(0, Int(end.timeIntervalSince(start))), mode: mode, status: status,
-            startedAt: Timestamp.format(start), lastEventAt: state.lastEventDate.map(Timestamp.format) ?? state.lastEventAt,
-            eventCount: state.eventCount, taskName: state.taskName, workspace: location.relativeWorkspace,
+            startedAt: Timestamp.format(start), lastEventAt: summary.lastEventDate.map(Timestamp.format) ?? summary.lastEventAt,
+            eventCount: summary.eventCount, taskName: summary.taskName, workspace: location.relativeWorkspace,
             path: location.relativeFile, pid: isLive ? liveness.pid : nil
         )
     }
@@ -76,27 +102,15 @@ public struct RunSnapshot: Sendable {
     /// The question ralph is waiting on, in the original `PendingQuestion` shape: only while the run is live and its
     /// timeout has not passed.
     public func pendingQuestion(now: Date = Date()) -> PendingQuestion? {
-        guard isLive, let event = state.pendingQuestion else { return nil }
+        guard isLive, let event = summary.pendingQuestion else { return nil }
         let asked = event.date ?? startDate ?? now
         let configured = config?.robotTimeoutSeconds.map(Double.init)
         let deadline = asked.addingTimeInterval(configured ?? Self.defaultQuestionTimeout)
         if deadline < now { return nil }
         return PendingQuestion(
             id: "\(id)-\(event.id)", questionText: event.payloadText ?? "", sessionId: id, askedAt: Timestamp.format(asked),
-            timeoutAt: Timestamp.format(deadline), timeoutEstimated: configured == nil, iteration: event.iteration ?? state.iteration,
-            hat: event.hat ?? state.hat, eventId: event.id
-        )
-    }
-
-    /// The detail representation (`GET /api/sessions/{id}`).
-    public func detail(now: Date = Date()) -> SessionDetail {
-        SessionDetail(
-            session: session(now: now), stopReason: stopReason, hatFlow: state.hatFlow, hatTransitions: state.hatTransitionCount,
-            hatUsage: state.hatUsageList(), iterationStats: state.iterationStats(total: config?.maxIterations, live: isLive),
-            backpressure: state.backpressure, tokens: state.tokens,
-            recentToolCalls: state.recentToolCalls.map(WorkflowPayload.object),
-            recentEvents: state.recentEvents.map(WorkflowPayload.object),
-            pendingQuestion: pendingQuestion(now: now), lineCount: state.lineCount, malformedLines: state.malformedCount
+            timeoutAt: Timestamp.format(deadline), timeoutEstimated: configured == nil, iteration: event.iteration ?? summary.iteration,
+            hat: event.hat ?? summary.hat, eventId: event.id
         )
     }
 

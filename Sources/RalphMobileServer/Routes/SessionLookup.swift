@@ -17,13 +17,13 @@ struct SessionLookup: Sendable {
     }
 
     /// The run with its details, read back from the catalog's index (or the run file) if they were dropped from memory.
-    func detailed(_ snapshot: RunSnapshot) async throws(APIError) -> RunSnapshot {
-        if snapshot.state.hasDetails { return snapshot }
+    func detailed(_ snapshot: RunSnapshot) async throws(APIError) -> DetailedRun {
+        if let detailed = snapshot.detailed { return detailed }
         let catalog = catalog
         let id = snapshot.id
-        let result: Result<RunSnapshot?, EventFileReader.ReadError>
+        let result: Result<DetailedRun?, EventFileReader.ReadError>
         do {
-            result = try await NIOThreadPool.singleton.runIfActive { () -> Result<RunSnapshot?, EventFileReader.ReadError> in
+            result = try await NIOThreadPool.singleton.runIfActive { () -> Result<DetailedRun?, EventFileReader.ReadError> in
                 do throws(EventFileReader.ReadError) { return .success(try catalog.detailedSnapshot(id: id)) } catch { return .failure(error) }
             }
         } catch {

@@ -1,0 +1,102 @@
+import Foundation
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Finding runs under the roots, and adding or removing them as their files come and go.
+extension CatalogEngine {
+    func rescan() {
+        var found: [String: RunLocation] = [:]
+        var containers: [String] = []
+        var stateDirs: [String: (String, RunLocation.Layout, String)] = [:]
+        var scans = configuration.roots.map { root in (root: root, candidates: RunDiscovery.workspaceCandidates(root: root)) }
+        for extra in extraWorkspaces {
+            scans.append((extra.root, RunDiscovery.workspaceCandidates(workspace: extra.workspace)))
+        }
+        for (root, candidates) in scans {
+            containers.append(contentsOf: candidates.containers)
+            for workspace in candidates.workspaces {
+                for (stateDir, layout) in RunDiscovery.stateDirectories(of: workspace) {
+                    stateDirs[stateDir] = (workspace, layout, root)
+                    for file in RunDiscovery.runFiles(in: stateDir, layout: layout) {
+                        let location = RunLocation(file: file, stateDirectory: stateDir, workspace: workspace, root: root, layout: layout)
+                        if found[location.id] == nil { found[location.id] = location }
+                    }
+                }
+            }
+        }
+        // Anything created between listing a directory and watching it is caught by listing once more.
+        if updateWatches(containers: containers, stateDirectories: Array(stateDirs.keys)) { needsRescan = true }
+        for (path, info) in stateDirs where stateDirectories[path] == nil {
+            stateDirectories[path] = StateDirectory(workspace: info.0, root: info.2, layout: info.1)
+            dirtyStateDirectories.insert(path)
+        }
+        for id in tails.keys where found[id] == nil {
+            removeRun(id)
+        }
+        for path in stateDirectories.keys where stateDirs[path] == nil {
+            stateDirectories[path] = nil
+        }
+        let newLocations = found.values.filter { tails[$0.id] == nil }.sorted { $0.file < $1.file }
+        var prepared: [String: Prepared] = [:]
+        if !startup.ready { prepared = prepare(newLocations) }
+        for location in newLocations {
+            // Stopping while a large workspace is first read: what is folded so far is kept (and indexed), the rest waits.
+            if isStopping { break }
+            addRun(location, prepared: prepared[location.id])
+        }
+    }
+
+    var isStopping: Bool { catalog.shared.withLock { $0.stopRequested } }
+
+    func addRun(_ location: RunLocation, prepared: Prepared? = nil) {
+        // Fresh liveness first, so the run is announced with the right mode (a new run usually comes with a new
+        // current-events pointer).
+        probeLiveness(paths: [location.stateDirectory])
+        let tail = Tail(location: location, maxLineBytes: configuration.maxLineBytes)
+        tails[location.id] = tail
+        var snapshot = RunSnapshot(location: location)
+        snapshot.fileStartedAt = RunSnapshot.dateFromFileName(location.fileName) ?? FileSystem.status(location.file)?.modified
+        if let state = stateDirectories[location.stateDirectory] {
+            snapshot.liveness = state.liveness
+            snapshot.config = state.config
+        }
+        catalog.shared.withLock { $0.runs[location.id] = snapshot }
+        let restored: Bool
+        if let prepared {
+            restore(tail, from: prepared.entry, indexed: prepared.indexed, keepDetails: prepared.keepDetails)
+            restored = prepared.fromIndex
+        } else {
+            restored = restoreFromIndex(tail)
+        }
+        let linesBefore = restored ? tail.known.lineCount : 0
+        var outcome = readNew(tail, announce: false)
+        // The first pass reads every file whole; later, a huge new file is read on in turns with the other runs.
+        while outcome == .more, !startup.ready, !isStopping { outcome = readNew(tail, announce: false) }
+        if outcome == .more { dirtyRuns.insert(location.id) }
+        if !tail.known.needsIndexing { dropDetailsIfFinished(tail) }
+        if !startup.ready {
+            // (Progress is logged by the first pass's workers.)
+            if restored { startup.restored += 1 } else { startup.folded += 1 }
+            startup.lines += tail.known.lineCount - linesBefore
+        }
+        if let added = catalog.snapshot(id: location.id) {
+            logger.debug("run added", metadata: ["id": "\(location.id)", "file": "\(location.file)", "lines": "\(added.summary.lineCount)"])
+            catalog.announce(.added(added))
+        }
+    }
+
+    func removeRun(_ id: String) {
+        guard tails.removeValue(forKey: id) != nil else { return }
+        index?.remove(id: id)
+        catalog.shared.withLock { _ = $0.runs.removeValue(forKey: id) }
+        dirtyRuns.remove(id)
+        logger.debug("run removed", metadata: ["id": "\(id)"])
+        catalog.announce(.removed(id: id))
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Liveness and workspace configuration: which runs are live, announced when that changes.
+extension CatalogEngine {
+    /// Re-probes liveness (all state directories, or the dirty ones), announcing runs whose view changed.
+    func probeLiveness(all: Bool) {
+        let paths = all ? Set(stateDirectories.keys) : dirtyStateDirectories
+        dirtyStateDirectories.removeAll()
+        probeLiveness(paths: paths)
+    }
+
+    func probeLiveness(paths: Set<String>) {
+        guard !paths.isEmpty else { return }
+        let locks = LockTable.current()
+        for path in paths {
+            guard var state = stateDirectories[path] else { continue }
+            var liveness = LivenessProbe.probe(workspace: state.workspace, stateDirectory: path, layout: state.layout, locks: locks)
+            if state.liveness.lockHeld && !liveness.lockHeld {
+                // A loop ending is final for its clients (they get `end` and stop): confirm with a fresh lock table
+                // before believing it, so one odd read of /proc/locks cannot end a live run.
+                liveness = LivenessProbe.probe(workspace: state.workspace, stateDirectory: path, layout: state.layout, locks: LockTable.current())
+            }
+            let configChanged = refreshConfig(&state)
+            let livenessChanged = liveness != state.liveness
+            state.liveness = liveness
+            stateDirectories[path] = state
+            guard livenessChanged || configChanged else { continue }
+            for tail in tails.values where tail.location.stateDirectory == path {
+                let id = tail.location.id
+                guard let before = catalog.snapshot(id: id) else { continue }
+                var after = before
+                after.liveness = liveness
+                after.config = state.config
+                if before.isLive && !after.isLive {
+                    // Deliver the run's last lines before announcing that it ended.
+                    _ = readNew(tail, announce: true)
+                }
+                let changed = catalog.shared.withLock { s -> RunSnapshot? in
+                    guard s.runs[id] != nil else { return nil }
+                    s.runs[id]!.liveness = liveness
+                    s.runs[id]!.config = state.config
+                    return s.runs[id]
+                }
+                if let changed, before.isLive != changed.isLive || before.liveness.pid != changed.liveness.pid
+                    || before.isCurrent != changed.isCurrent || before.config != changed.config
+                {
+                    catalog.announce(.updated(changed))
+                }
+            }
+        }
+    }
+
+    /// Re-reads the workspace config when its file changed; true if the parsed values changed.
+    func refreshConfig(_ state: inout StateDirectory) -> Bool {
+        let root = RootDirectory(path: state.root)
+        guard let file = WorkspaceConfig.file(in: state.workspace, root: root), let status = try? root.status(file) else {
+            let changed = state.config != nil
+            state.config = nil
+            state.configStamp = nil
+            return changed
+        }
+        if let stamp = state.configStamp, stamp.path == file, stamp.modified == status.modified, stamp.size == status.size {
+            return false
+        }
+        state.configStamp = (file, status.modified, status.size)
+        let parsed = WorkspaceConfig.load(in: state.workspace, root: root)?.config
+        if parsed == nil { logger.debug("workspace config is not a YAML mapping", metadata: ["file": "\(file)"]) }
+        let changed = parsed != state.config
+        state.config = parsed
+        return changed
+    }
+}

@@ -210,10 +210,7 @@ struct BackgroundService: Service {
                 logger.error("conversations: could not recover after the restart: \(error)")
             }
         }
-        Task {
-            await catalog.waitUntilReady()
-            await supervisor.restore()
-        }
+        supervisor.restoreWhenReady()
         let demoTask = demo.map { demo in
             Task {
                 logger.notice("demo: a simulated ralph loop is starting; watch it in the sessions list")
@@ -268,6 +265,7 @@ struct BackgroundService: Service {
         hub.closeAll()
         chat.chatHub.closeAll()
         await chat.shutdown()
+        await supervisor.shutdown()
         await catalog.stopAndWait()
     }
 }

@@ -91,6 +91,8 @@ public struct RalphMobileServer: Sendable {
         catalogLogger[metadataKey: "area"] = "catalog"
         catalog = RunCatalog(configuration: catalogConfiguration, logger: catalogLogger)
         hub = EventHub(queueBytes: configuration.subscriberQueueBytes, queueFrames: configuration.subscriberQueueCapacity)
+        // The fan-out hears a change before run control does, so a start answered with its run finds the run's stream.
+        catalog.subscribe(hub)
         var supervisorConfiguration = RunSupervisor.Configuration(dataDirectory: configuration.dataDirectory, environment: ProcessInfo.processInfo.environment)
         supervisorConfiguration.ralphCommand = configuration.ralphCommand
         supervisorConfiguration.stopGrace = configuration.stopGrace
@@ -98,6 +100,8 @@ public struct RalphMobileServer: Sendable {
         var supervisorLogger = logger
         supervisorLogger[metadataKey: "area"] = "supervisor"
         supervisor = RunSupervisor(configuration: supervisorConfiguration, catalog: catalog, logger: supervisorLogger)
+        // Paused is run control's state: the fan-out re-announces a session when it changes.
+        supervisor.observePauses { [hub, catalog] id, paused in hub.pauseChanged(id: id, paused: paused) { catalog.snapshot(id: id) } }
         hostSampler = HostSampler(diskPath: roots.first ?? configuration.dataDirectory)
         let store: ChatStore
         do {
@@ -202,7 +206,7 @@ struct BackgroundService: Service {
     let logger: Logger
 
     func run() async throws {
-        catalog.start(observer: hub)
+        catalog.start()
         Task {
             do {
                 try await chat.start()

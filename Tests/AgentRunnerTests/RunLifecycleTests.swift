@@ -103,7 +103,10 @@ struct RunLifecycleTests {
         #expect(m.handle(.unpaused(id: "r")) == [], "not paused: nothing to do")
 
         var restored = RunLifecycle(restoring: RunSupervisor.Persisted(started: [], paused: [paused]))
+        #expect(!restored.isPaused("r"), "not shown paused before the restart confirmed it")
         #expect(restored.handle(.stillPaused(id: "r")) == [.pauseChanged(id: "r", paused: true)])
+        #expect(restored.isPaused("r"))
+        #expect(restored.handle(.stillPaused(id: "r")) == [], "confirmed once")
         #expect(restored.handle(.stillPaused(id: "x")) == [])
     }
 

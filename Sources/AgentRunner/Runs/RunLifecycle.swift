@@ -80,6 +80,9 @@ public struct RunLifecycle: Sendable, Equatable {
 
     private(set) var started: [String: RunSupervisor.StartedRun] = [:]
     private(set) var paused: [String: RunSupervisor.PausedRun] = [:]
+    /// Paused runs read from the state file and not yet confirmed still stopped (``Event/stillPaused(id:)``): not
+    /// shown as paused until then.
+    private(set) var unconfirmed: Set<String> = []
     private(set) var matching: [String: Matching] = [:]
     /// Bumped whenever the persisted part changes.
     private(set) var version = 0
@@ -90,7 +93,11 @@ public struct RunLifecycle: Sendable, Equatable {
     init(restoring persisted: RunSupervisor.Persisted) {
         for run in persisted.started { started[run.pendingID] = run }
         for run in persisted.paused { paused[run.id] = run }
+        unconfirmed = Set(paused.keys)
     }
+
+    /// Whether the run shows as paused: paused here, or confirmed still stopped after a restart.
+    func isPaused(_ id: String) -> Bool { paused[id] != nil && !unconfirmed.contains(id) }
 
     /// What the state file holds: the newest started runs, and the paused ones.
     var persisted: RunSupervisor.Persisted {
@@ -145,14 +152,17 @@ public struct RunLifecycle: Sendable, Equatable {
             return evaluate(pendingID)
         case .paused(let run):
             paused[run.id] = run
+            unconfirmed.remove(run.id)
             version += 1
             return [.persist, .pauseChanged(id: run.id, paused: true)]
         case .unpaused(let id):
+            unconfirmed.remove(id)
             guard paused.removeValue(forKey: id) != nil else { return [] }
             version += 1
             return [.persist, .pauseChanged(id: id, paused: false)]
         case .stillPaused(let id):
-            return paused[id] == nil ? [] : [.pauseChanged(id: id, paused: true)]
+            guard paused[id] != nil, unconfirmed.remove(id) != nil else { return [] }
+            return [.pauseChanged(id: id, paused: true)]
         }
     }
 

@@ -21,7 +21,6 @@ extension RunSupervisor {
                 process.isStopped
             {
                 handle(.stillPaused(id: run.id))
-                await catalog.setPaused(true, id: run.id)
                 logger.info("run \(run.id) is still paused (pid \(run.pid))")
             } else {
                 handle(.unpaused(id: run.id))
@@ -44,12 +43,11 @@ extension RunSupervisor {
         guard let snapshot = catalog.snapshot(id: sessionID), snapshot.isLive else {
             throw .notRunning("session \(sessionID) is not running")
         }
-        if isPaused(sessionID) { throw .conflict("session \(sessionID) is already paused") }
+        if state.withLock({ $0.lifecycle.paused[sessionID] != nil }) { throw .conflict("session \(sessionID) is already paused") }
         let process = try stopTarget(sessionID: sessionID, state: state.withLock { $0 })
         kill(ProcessInspector.signalTarget(for: process), SIGSTOP)
         handle(.paused(PausedRun(id: sessionID, pid: process.pid, startTicks: process.startTicks, pausedAt: Timestamp.now())))
         await persisted()
-        await catalog.setPaused(true, id: sessionID)
         logger.notice("paused session \(sessionID) (pid \(process.pid))")
         return process.pid
     }
@@ -64,7 +62,6 @@ extension RunSupervisor {
         }
         handle(.unpaused(id: sessionID))
         await persisted()
-        await catalog.setPaused(false, id: sessionID)
         guard let process = ProcessInspector.snapshot(paused.pid), !process.isZombie, !ProcessInspector.isCurrentProcess(process),
             paused.startTicks == nil || process.startTicks == paused.startTicks
         else {
@@ -76,9 +73,35 @@ extension RunSupervisor {
         return process.pid
     }
 
+    /// A subscription to pause changes; ``stopObservingPauses(_:)`` ends it.
+    public struct PauseSubscription: Hashable, Sendable {
+        let id: Int
+    }
+
+    /// Calls `observer` with `(run id, paused)` whenever run control pauses or resumes a run, or finds after a restart
+    /// that a run it paused is still stopped — synchronously, before the call that changed it returns, so a session
+    /// composed after a pause answered shows it. Observers must not block.
+    @discardableResult
+    public func observePauses(_ observer: @escaping @Sendable (_ id: String, _ paused: Bool) -> Void) -> PauseSubscription {
+        state.withLock { s in
+            s.nextKey += 1
+            s.pauseObservers[s.nextKey] = observer
+            return PauseSubscription(id: s.nextKey)
+        }
+    }
+
+    public func stopObservingPauses(_ subscription: PauseSubscription) {
+        _ = state.withLock { $0.pauseObservers.removeValue(forKey: subscription.id) }
+    }
+
     /// Whether this server paused the run (and has not resumed it). A paused run whose loop died is shown complete:
     /// callers combine this with the run's liveness.
     public func isPaused(_ id: String) -> Bool {
-        state.withLock { $0.lifecycle.paused[id] != nil }
+        state.withLock { $0.lifecycle.isPaused(id) }
+    }
+
+    /// The runs shown as paused (for a list).
+    public func pausedRunIDs() -> Set<String> {
+        state.withLock { s in Set(s.lifecycle.paused.keys.filter { s.lifecycle.isPaused($0) }) }
     }
 }

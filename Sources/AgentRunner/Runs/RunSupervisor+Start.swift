@@ -93,8 +93,8 @@ extension RunSupervisor {
     /// Waits until the start resolves; nil when the task is cancelled or the supervisor shuts down.
     private func startResolution(pendingID: String) async -> StartResolution? {
         let waiter = state.withLock { s -> Int in
-            s.nextWaiter += 1
-            return s.nextWaiter
+            s.nextKey += 1
+            return s.nextKey
         }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<StartResolution?, Never>) in

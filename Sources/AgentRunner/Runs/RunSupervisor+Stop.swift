@@ -69,7 +69,6 @@ extension RunSupervisor {
             return started[sessionID]?.runID ?? started.values.first { $0.runID == sessionID }?.runID
         } ?? sessionID
         handle(.unpaused(id: runID))
-        await catalog.setPaused(false, id: runID)
         await catalog.catchUp(id: runID)
         let terminated = catalog.snapshot(id: runID)?.state.termination != nil
         return StopOutcome(signal: signal, pid: process.pid, terminated: terminated)

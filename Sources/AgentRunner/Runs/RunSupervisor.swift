@@ -25,7 +25,8 @@ public final class RunSupervisor: RunCatalogObserver, Sendable {
         var stopping: [String: Task<StopOutcome, any Error>] = [:]
         /// Callers waiting for a start to resolve, by pending id and waiter number.
         var startWaiters: [String: [Int: CheckedContinuation<StartResolution?, Never>]] = [:]
-        var nextWaiter = 0
+        /// Numbers start waiters and pause subscriptions.
+        var nextKey = 0
         /// Starts whose process ended without creating a run (answered to callers that ask later).
         var endedStarts: [String: ChildProcess.Exit] = [:]
         /// Who hears pause changes, by subscription number.

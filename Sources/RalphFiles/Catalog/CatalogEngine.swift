@@ -138,14 +138,13 @@ final class CatalogEngine {
             let pending = !dirtyRuns.isEmpty || !dirtyStateDirectories.isEmpty || needsRescan || !indexQueue.isEmpty
             let wait = pending ? 0 : max(0, min(nextPoll, nextRescan, nextLiveness, index == nil ? .infinity : nextIndexSave) - now())
             waitForActivity(timeout: wait)
-            let (stop, catchUps, pauses, rescanRequested, syncWaiters) = catalog.shared.withLock { s in
+            let (stop, catchUps, rescanRequested, syncWaiters) = catalog.shared.withLock { s in
                 defer {
                     s.catchUps = []
-                    s.pauses = []
                     s.rescanRequested = false
                     s.syncWaiters = []
                 }
-                return (s.stopRequested, s.catchUps, s.pauses, s.rescanRequested, s.syncWaiters)
+                return (s.stopRequested, s.catchUps, s.rescanRequested, s.syncWaiters)
             }
             if rescanRequested { needsRescan = true }
             if !syncWaiters.isEmpty {
@@ -154,15 +153,6 @@ final class CatalogEngine {
                 readDirtyRuns()
                 probeLiveness(all: true)
                 syncWaiters.forEach { $0.resume() }
-            }
-            for request in pauses {
-                let changed = catalog.shared.withLock { s -> RunSnapshot? in
-                    guard s.runs[request.id] != nil, s.runs[request.id]!.paused != request.paused else { return nil }
-                    s.runs[request.id]!.paused = request.paused
-                    return s.runs[request.id]
-                }
-                if let changed { catalog.announce(.updated(changed)) }
-                request.continuation.resume()
             }
             for request in catchUps {
                 if let tail = tails[request.id] {
@@ -211,16 +201,14 @@ final class CatalogEngine {
             indexQueue = tails.values.filter(\.needsIndexing).map(\.location.id)
             saveQueuedIndexEntries(budget: .infinity)
         }
-        let (waiting, pausing, syncing) = catalog.shared.withLock { s in
+        let (waiting, syncing) = catalog.shared.withLock { s in
             defer {
                 s.catchUps = []
-                s.pauses = []
                 s.syncWaiters = []
             }
-            return (s.catchUps, s.pauses, s.syncWaiters)
+            return (s.catchUps, s.syncWaiters)
         }
         waiting.forEach { $0.continuation.resume() }
-        pausing.forEach { $0.continuation.resume() }
         syncing.forEach { $0.resume() }
         let finishWaiters = catalog.shared.withLock { s in
             s.finished = true

@@ -83,8 +83,6 @@ public final class RunCatalog: Sendable {
         var readyWaiters: [CheckedContinuation<Void, Never>] = []
         /// Runs to read right away, with the callers waiting for it.
         var catchUps: [(id: String, continuation: CheckedContinuation<Void, Never>)] = []
-        /// Pause flags to apply and announce.
-        var pauses: [(id: String, paused: Bool, continuation: CheckedContinuation<Void, Never>)] = []
         /// Workspaces to serve besides the discovered ones (e.g. where the server started a run in a nested directory).
         var extraWorkspaces: [(workspace: String, root: String)] = []
         var rescanRequested = false
@@ -196,18 +194,6 @@ public final class RunCatalog: Sendable {
             let stopped = shared.withLock { s -> Bool in
                 if s.stopRequested { return true }
                 s.catchUps.append((id, continuation))
-                return false
-            }
-            if stopped { continuation.resume() } else { wake() }
-        }
-    }
-
-    /// Marks a run paused or not; the change is announced like any other (list, status, global stream).
-    public func setPaused(_ paused: Bool, id: String) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let stopped = shared.withLock { s -> Bool in
-                if s.stopRequested { return true }
-                s.pauses.append((id, paused, continuation))
                 return false
             }
             if stopped { continuation.resume() } else { wake() }

@@ -17,8 +17,6 @@ public struct RunSnapshot: Sendable {
     /// File identity the state was read from.
     public var device: UInt64 = 0
     public var inode: UInt64 = 0
-    /// The server stopped the loop's processes (SIGSTOP) and has not resumed them.
-    public var paused = false
 
     public static let checkpointInterval = 1024
 
@@ -34,13 +32,19 @@ public struct RunSnapshot: Sendable {
     /// Live: the current run of a workspace whose loop runs, and not terminated.
     public var isLive: Bool { isCurrent && liveness.alive && state.termination == nil }
 
-    /// Paused while its loop is still alive (a paused loop that dies is complete).
-    public var isPaused: Bool { paused && isLive }
+    /// The mode as the files show it. Whether the run is paused is run control's to say (it sent SIGSTOP): use
+    /// ``mode(paused:)`` where that matters.
+    public var mode: SessionMode { mode(paused: false) }
 
-    public var mode: SessionMode { isPaused ? .paused : isLive ? .live : .complete }
+    /// The status as the files show it (never `paused`; see ``status(paused:)``).
+    public var status: SessionStatus { status(paused: false) }
 
-    public var status: SessionStatus {
-        if isPaused { return .paused }
+    /// The mode, given whether run control paused the run; a paused run whose loop died is complete.
+    public func mode(paused: Bool) -> SessionMode { paused && isLive ? .paused : isLive ? .live : .complete }
+
+    /// The status, given whether run control paused the run.
+    public func status(paused: Bool) -> SessionStatus {
+        if paused && isLive { return .paused }
         if isLive { return .running }
         return LoopTerminate.status(forReason: stopReason?.reason ?? "exited")
     }
@@ -57,13 +61,13 @@ public struct RunSnapshot: Sendable {
 
     public var startDate: Date? { state.firstEventDate ?? fileStartedAt }
 
-    /// The list/status representation.
-    public func session(now: Date = Date()) -> Session {
+    /// The list/status representation, given whether run control paused the run.
+    public func session(paused: Bool, now: Date = Date()) -> Session {
         let start = startDate ?? now
         let end = isLive ? now : (state.lastEventDate ?? start)
         return Session(
             id: id, iteration: state.iteration, total: config?.maxIterations, hat: state.hat,
-            elapsedSecs: max(0, Int(end.timeIntervalSince(start))), mode: mode, status: status,
+            elapsedSecs: max(0, Int(end.timeIntervalSince(start))), mode: mode(paused: paused), status: status(paused: paused),
             startedAt: Timestamp.format(start), lastEventAt: state.lastEventDate.map(Timestamp.format) ?? state.lastEventAt,
             eventCount: state.eventCount, taskName: state.taskName, workspace: location.relativeWorkspace,
             path: location.relativeFile, pid: isLive ? liveness.pid : nil
@@ -88,10 +92,10 @@ public struct RunSnapshot: Sendable {
         )
     }
 
-    /// The detail representation (`GET /api/sessions/{id}`).
-    public func detail(now: Date = Date()) -> SessionDetail {
+    /// The detail representation (`GET /api/sessions/{id}`), given whether run control paused the run.
+    public func detail(paused: Bool, now: Date = Date()) -> SessionDetail {
         SessionDetail(
-            session: session(now: now), stopReason: stopReason, hatFlow: state.hatFlow, hatTransitions: state.hatTransitionCount,
+            session: session(paused: paused, now: now), stopReason: stopReason, hatFlow: state.hatFlow, hatTransitions: state.hatTransitionCount,
             hatUsage: state.hatUsageList(), iterationStats: state.iterationStats(total: config?.maxIterations, live: isLive),
             backpressure: state.backpressure, tokens: state.tokens,
             recentToolCalls: state.recentToolCalls.map(WorkflowPayload.object),

@@ -34,6 +34,8 @@ final class EventHub: RunCatalogObserver, Sendable {
         var globalSequence = 0
         var globalLog = Deque<GlobalEntry>()
         var globalSubscribers: [Int: SubscriberQueue] = [:]
+        /// Runs run control has paused (it tells ``pauseChanged(id:paused:current:)``).
+        var paused: Set<String> = []
         /// Approvals waiting for a person, sent to every new global subscriber.
         var pendingApprovals: [String: Approval] = [:]
     }
@@ -143,11 +145,21 @@ final class EventHub: RunCatalogObserver, Sendable {
 
     /// Announces a session on the global stream, unless nothing but its age changed.
     private func announce(_ snapshot: RunSnapshot, as name: String, state: inout State) {
-        let session = snapshot.session()
+        let session = snapshot.session(paused: state.paused.contains(snapshot.id))
         let previous = state.sessions[snapshot.id]
         if let previous, Self.sameExceptAge(previous, session) { return }
         state.sessions[snapshot.id] = session
         publishGlobal(name: previous == nil ? StreamEventName.sessionAdded : name, value: session, state: &state)
+    }
+
+    /// Run control paused or resumed a run: re-announces its session. `current` reads the catalog's snapshot under
+    /// this hub's lock, so what is announced is never older than what was announced before.
+    func pauseChanged(id: String, paused: Bool, current: () -> RunSnapshot?) {
+        state.withLock { state in
+            if paused { state.paused.insert(id) } else { state.paused.remove(id) }
+            guard state.runs[id] != nil, let snapshot = current() else { return }
+            announce(snapshot, as: StreamEventName.sessionUpdated, state: &state)
+        }
     }
 
     static func sameExceptAge(_ a: Session, _ b: Session) -> Bool {

@@ -62,4 +62,17 @@ struct RunSupervisorSupportTests {
         #expect(await woken)
         #expect(await latch.wait(), "open stays open")
     }
+
+    @Test("a workspace watch wakes on a change to its runs (kept if nobody waits yet) and times out without one")
+    func workspaceWatch() async {
+        let watch = WorkspaceChangeWatch(workspace: "/w/proj", key: 1)
+        #expect(watch.covers("/w/proj") && watch.covers("/w/proj/.worktrees/a") && !watch.covers("/w/project"))
+        #expect(!(await watch.next(timeout: .milliseconds(50))))
+        watch.notify()
+        #expect(await watch.next(timeout: .seconds(5)), "a change before the wait is not lost")
+        async let woken = watch.next(timeout: .seconds(5))
+        try? await Task.sleep(for: .milliseconds(50))
+        watch.notify()
+        #expect(await woken)
+    }
 }

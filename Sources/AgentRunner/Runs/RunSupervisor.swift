@@ -29,6 +29,8 @@ public final class RunSupervisor: RunCatalogObserver, Sendable {
         var nextKey = 0
         /// Starts whose process ended without creating a run (answered to callers that ask later).
         var endedStarts: [String: ChildProcess.Exit] = [:]
+        /// Callers waiting for changes to the runs of a workspace, by key.
+        var watches: [Int: WorkspaceChangeWatch] = [:]
         /// Who hears pause changes, by subscription number.
         var pauseObservers: [Int: @Sendable (String, Bool) -> Void] = [:]
     }
@@ -111,15 +113,31 @@ public final class RunSupervisor: RunCatalogObserver, Sendable {
         }
     }
 
-    /// Hears the catalog (on its thread): only while a start is being matched does a change matter here.
+    /// Hears the catalog (on its thread): a change matters only while a start is being matched or someone watches
+    /// the run's workspace.
     public func catalogDidChange(_ change: RunCatalog.Change) {
-        guard state.withLock({ $0.lifecycle.isMatchingAny }) else { return }
+        let (matching, watches) = state.withLock { ($0.lifecycle.isMatchingAny, $0.watches) }
         switch change {
         case .added(let snapshot), .appended(let snapshot, _), .updated(let snapshot), .reset(let snapshot):
-            handle(.runSeen(Self.sighting(snapshot)))
+            for watch in watches.values where watch.covers(snapshot.location.workspace) { watch.notify() }
+            if matching { handle(.runSeen(Self.sighting(snapshot))) }
         case .removed(let id):
-            handle(.runRemoved(id: id))
+            if matching { handle(.runRemoved(id: id)) }
         }
+    }
+
+    /// Starts watching catalog changes to the runs of `workspace` and its worktrees; end with ``endWatch(_:)``.
+    public func watchChanges(inWorkspace workspace: String) -> WorkspaceChangeWatch {
+        state.withLock { s in
+            s.nextKey += 1
+            let watch = WorkspaceChangeWatch(workspace: workspace, key: s.nextKey)
+            s.watches[s.nextKey] = watch
+            return watch
+        }
+    }
+
+    public func endWatch(_ watch: WorkspaceChangeWatch) {
+        _ = state.withLock { $0.watches.removeValue(forKey: watch.key) }
     }
 
     static func sighting(_ snapshot: RunSnapshot) -> RunSighting {

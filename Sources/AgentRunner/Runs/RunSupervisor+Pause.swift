@@ -31,7 +31,7 @@ extension RunSupervisor {
 
     /// Starts ``restore()`` once the catalog is ready, as a task owned here (``shutdown()`` awaits it).
     public func restoreWhenReady() {
-        tasks.spawn { [self] in
+        own("restoring paused runs") { [self] in
             await catalog.waitUntilReady()
             if Task.isCancelled { return }
             await restore()

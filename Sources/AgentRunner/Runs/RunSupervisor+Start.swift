@@ -60,7 +60,7 @@ extension RunSupervisor {
     private func watch(_ child: ChildProcess, pendingID: String, log: String) {
         let limit = configuration.logLimit
         let logger = self.logger
-        tasks.spawn {
+        own("the log guard of \(pendingID)") {
             // A size guard, not a state poll: the log only ever needs checking while the child writes to it.
             while child.exit == nil {
                 do {
@@ -75,7 +75,7 @@ extension RunSupervisor {
                 }
             }
         }
-        tasks.spawn { [self] in
+        own("watching the exit of pid \(child.pid)") { [self] in
             // Cancelled at shutdown: the child outlives the server, and the next server sees its end in the catalog.
             guard let exit = await child.waitForExitUnlessCancelled() else { return }
             state.withLock { _ = $0.children.removeValue(forKey: pendingID) }

@@ -86,7 +86,7 @@ public final class RunSupervisor: RunCatalogObserver, Sendable {
             case .persist:
                 break  // submitted by ``handle(_:)`` with the state it came with
             case .scheduleWeakEvidence(let pendingID, let delay):
-                tasks.spawn { [self] in
+                own("the weak-evidence timer of \(pendingID)") { [self] in
                     do {
                         try await Task.sleep(for: delay)
                     } catch {
@@ -95,7 +95,7 @@ public final class RunSupervisor: RunCatalogObserver, Sendable {
                     handle(.weakEvidenceDue(pendingID: pendingID))
                 }
             case .synchronizeCatalog(let pendingID):
-                tasks.spawn { [self] in
+                own("reading the disk after \(pendingID) ended") { [self] in
                     await catalog.synchronize()
                     handle(.caughtUpAfterExit(pendingID: pendingID))
                 }
@@ -105,12 +105,18 @@ public final class RunSupervisor: RunCatalogObserver, Sendable {
             case .endedWithoutRun(let pendingID, let exit):
                 answerStart(pendingID, with: .ended(exit))
             case .catchUp(let runID):
-                tasks.spawn { [self] in await catalog.catchUp(id: runID) }
+                own("catching up run \(runID)") { [self] in await catalog.catchUp(id: runID) }
             case .pauseChanged(let id, let paused):
                 let observers = state.withLock { Array($0.pauseObservers.values) }
                 for observer in observers { observer(id, paused) }
             }
         }
+    }
+
+    /// Starts `body` as a task owned by ``tasks``; once shutdown began nothing starts, and that is logged (what it
+    /// would have done is left to the next server process, which reads the disk again).
+    func own(_ what: String, _ body: @escaping @Sendable () async -> Void) {
+        if !tasks.spawn(body) { logger.notice("shutting down: not starting \(what)") }
     }
 
     /// Hears the catalog (on its thread): a change matters only while a start is being matched or someone watches

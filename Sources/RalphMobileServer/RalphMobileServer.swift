@@ -91,6 +91,8 @@ public struct RalphMobileServer: Sendable {
         catalogLogger[metadataKey: "area"] = "catalog"
         catalog = RunCatalog(configuration: catalogConfiguration, logger: catalogLogger)
         hub = EventHub(queueBytes: configuration.subscriberQueueBytes, queueFrames: configuration.subscriberQueueCapacity)
+        // The fan-out hears a change before run control does, so a start answered with its run finds the run's stream.
+        catalog.subscribe(hub)
         var supervisorConfiguration = RunSupervisor.Configuration(dataDirectory: configuration.dataDirectory, environment: ProcessInfo.processInfo.environment)
         supervisorConfiguration.ralphCommand = configuration.ralphCommand
         supervisorConfiguration.stopGrace = configuration.stopGrace
@@ -98,6 +100,8 @@ public struct RalphMobileServer: Sendable {
         var supervisorLogger = logger
         supervisorLogger[metadataKey: "area"] = "supervisor"
         supervisor = RunSupervisor(configuration: supervisorConfiguration, catalog: catalog, logger: supervisorLogger)
+        // Paused is run control's state: the fan-out re-announces a session when it changes.
+        supervisor.observePauses { [hub, catalog] id, paused in hub.pauseChanged(id: id, paused: paused) { catalog.snapshot(id: id) } }
         hostSampler = HostSampler(diskPath: roots.first ?? configuration.dataDirectory)
         let store: ChatStore
         do {
@@ -209,12 +213,9 @@ struct BackgroundService: Service {
     let logger: Logger
 
     func run() async throws {
-        catalog.start(observer: hub)
+        catalog.start()
         chat.startRecovery()
-        Task {
-            await catalog.waitUntilReady()
-            await supervisor.restore()
-        }
+        supervisor.restoreWhenReady()
         let demoTask = demo.map { demo in
             Task {
                 logger.notice("demo: a simulated ralph loop is starting; watch it in the sessions list")
@@ -246,7 +247,7 @@ struct BackgroundService: Service {
                     guard let snapshot = catalog.snapshot(id: id) else { return nil }
                     let detailed = try await lookup.detailed(snapshot)
                     return EventHub.RunDetail(
-                        detail: detailed.detail(), lineCount: detailed.state.lineCount, end: detailed.isLive ? nil : EventHub.endFrame(for: detailed.snapshot)
+                        detail: detailed.detail(paused: supervisor.isPaused(id)), lineCount: detailed.state.lineCount, end: detailed.isLive ? nil : EventHub.endFrame(for: detailed.snapshot)
                     )
                 }
             }
@@ -282,6 +283,7 @@ struct BackgroundService: Service {
         hub.closeAll()
         chat.chatHub.closeAll()
         await chat.shutdown()
+        await supervisor.shutdown()
         await catalog.stopAndWait()
     }
 }

@@ -96,9 +96,9 @@ struct ChildProcessTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let log = dir + "/run.log"
         FileManager.default.createFile(atPath: log, contents: Data(repeating: 0x41, count: 1000))
-        #expect(!RunSupervisor.truncateIfOver(log, limit: 1000))
+        #expect(try !RunSupervisor.truncateIfOver(log, limit: 1000))
         FileManager.default.createFile(atPath: log, contents: Data(repeating: 0x41, count: 1001))
-        #expect(RunSupervisor.truncateIfOver(log, limit: 1000))
+        #expect(try RunSupervisor.truncateIfOver(log, limit: 1000))
         #expect(try String(contentsOfFile: log, encoding: .utf8) == "[ralph-mobile: the log passed 1000 bytes and was truncated here]\n")
     }
 }

@@ -30,11 +30,11 @@ public struct DetailedRun: Sendable {
     /// The whole fold (summary and details).
     public var state: RunState { RunState(summary: snapshot.summary, details: details) }
 
-    /// The detail representation (`GET /api/sessions/{id}`).
-    public func detail(now: Date = Date()) -> SessionDetail {
+    /// The detail representation (`GET /api/sessions/{id}`), given whether run control paused the run.
+    public func detail(paused: Bool, now: Date = Date()) -> SessionDetail {
         let summary = snapshot.summary
         return SessionDetail(
-            session: snapshot.session(now: now), stopReason: snapshot.stopReason, hatFlow: details.hatFlow, hatTransitions: details.hatTransitionCount,
+            session: snapshot.session(paused: paused, now: now), stopReason: snapshot.stopReason, hatFlow: details.hatFlow, hatTransitions: details.hatTransitionCount,
             hatUsage: details.hatUsageList(),
             iterationStats: details.iterationStats(current: summary.iteration, total: snapshot.config?.maxIterations, live: snapshot.isLive),
             backpressure: details.backpressure, tokens: details.tokens,

@@ -82,8 +82,6 @@ public final class RunCatalog: Sendable {
         var ready = false
         /// Commands for the thread, in the order they were posted.
         var mailbox: [CatalogCommand] = []
-        /// Pause flags to apply and announce.
-        var pauses: [(id: String, paused: Bool, continuation: CheckedContinuation<Void, Never>)] = []
         var stopRequested = false
         var started = false
         /// The thread has stopped (its last index writes done); commands posted from now on are answered at once.
@@ -197,18 +195,6 @@ public final class RunCatalog: Sendable {
     /// file that really has fewer lines.
     public func catchUp(id: String) async {
         await post({ .catchUp(id: id, $0) }, unless: \.stopRequested)
-    }
-
-    /// Marks a run paused or not; the change is announced like any other (list, status, global stream).
-    public func setPaused(_ paused: Bool, id: String) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let stopped = shared.withLock { s -> Bool in
-                if s.stopRequested { return true }
-                s.pauses.append((id, paused, continuation))
-                return false
-            }
-            if stopped { continuation.resume() } else { wake() }
-        }
     }
 
     /// Re-discovers every workspace and reads every run now; returns when the catalog reflects the disk.

@@ -21,8 +21,6 @@ public struct RunSnapshot: Sendable {
     /// File identity the state was read from.
     public var device: UInt64 = 0
     public var inode: UInt64 = 0
-    /// The server stopped the loop's processes (SIGSTOP) and has not resumed them.
-    public var paused = false
 
     public static let checkpointInterval = 1024
 
@@ -60,13 +58,19 @@ public struct RunSnapshot: Sendable {
     /// Live: the current run of a workspace whose loop runs, and not terminated.
     public var isLive: Bool { isCurrent && liveness.alive && summary.termination == nil }
 
-    /// Paused while its loop is still alive (a paused loop that dies is complete).
-    public var isPaused: Bool { paused && isLive }
+    /// The mode as the files show it. Whether the run is paused is run control's to say (it sent SIGSTOP): use
+    /// ``mode(paused:)`` where that matters.
+    public var mode: SessionMode { mode(paused: false) }
 
-    public var mode: SessionMode { isPaused ? .paused : isLive ? .live : .complete }
+    /// The status as the files show it (never `paused`; see ``status(paused:)``).
+    public var status: SessionStatus { status(paused: false) }
 
-    public var status: SessionStatus {
-        if isPaused { return .paused }
+    /// The mode, given whether run control paused the run; a paused run whose loop died is complete.
+    public func mode(paused: Bool) -> SessionMode { paused && isLive ? .paused : isLive ? .live : .complete }
+
+    /// The status, given whether run control paused the run.
+    public func status(paused: Bool) -> SessionStatus {
+        if paused && isLive { return .paused }
         if isLive { return .running }
         return LoopTerminate.status(forReason: stopReason?.reason ?? "exited")
     }
@@ -83,13 +87,13 @@ public struct RunSnapshot: Sendable {
 
     public var startDate: Date? { summary.firstEventDate ?? fileStartedAt }
 
-    /// The list/status representation.
-    public func session(now: Date = Date()) -> Session {
+    /// The list/status representation, given whether run control paused the run.
+    public func session(paused: Bool, now: Date = Date()) -> Session {
         let start = startDate ?? now
         let end = isLive ? now : (summary.lastEventDate ?? start)
         return Session(
             id: id, iteration: summary.iteration, total: config?.maxIterations, hat: summary.hat,
-            elapsedSecs: max(0, Int(end.timeIntervalSince(start))), mode: mode, status: status,
+            elapsedSecs: max(0, Int(end.timeIntervalSince(start))), mode: mode(paused: paused), status: status(paused: paused),
             startedAt: Timestamp.format(start), lastEventAt: summary.lastEventDate.map(Timestamp.format) ?? summary.lastEventAt,
             eventCount: summary.eventCount, taskName: summary.taskName, workspace: location.relativeWorkspace,
             path: location.relativeFile, pid: isLive ? liveness.pid : nil

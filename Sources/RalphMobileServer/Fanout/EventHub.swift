@@ -16,6 +16,9 @@ final class EventHub: RunCatalogObserver, Sendable {
     let global: GlobalFeed
     /// Runs whose session detail is to be sent as a state frame (see ``runStateFeed(details:)``).
     let stateQueue = StateQueue()
+    /// Runs run control has paused (it tells ``pauseChanged(id:paused:current:)``): a session's mode is the files'
+    /// view plus this.
+    private let paused = Mutex<Set<String>>([])
 
     init(queueBytes: Int, queueFrames: Int, globalLogCapacity: Int = 4096) {
         runs = Fanout(queueBytes: queueBytes, queueFrames: queueFrames)
@@ -31,7 +34,7 @@ final class EventHub: RunCatalogObserver, Sendable {
         switch change {
         case .added(let snapshot):
             runs.open(snapshot.id, head: snapshot.state.lineCount, generation: snapshot.generation, isLive: snapshot.isLive, replace: true)
-            global.announce(snapshot.session(), as: StreamEventName.sessionAdded)
+            announce(snapshot, as: StreamEventName.sessionAdded)
         case .appended(let snapshot, let events):
             guard runs.head(snapshot.id) != nil else { return }
             let frames = events.map { (position: $0.id, frame: SSEFrame.workflow($0)) }
@@ -44,7 +47,7 @@ final class EventHub: RunCatalogObserver, Sendable {
             guard runs.head(snapshot.id) != nil else { return }
             // Ids restarted: connected clients must start over; they reconnect and are replayed the new file.
             runs.restart(snapshot.id, head: snapshot.state.lineCount, generation: snapshot.generation, isLive: snapshot.isLive)
-            global.announce(snapshot.session(), as: StreamEventName.sessionUpdated)
+            announce(snapshot, as: StreamEventName.sessionUpdated)
         case .removed(let id):
             runs.remove(id) { head in
                 let end = StreamEnd(mode: .complete, status: .stopped, reason: "removed", lastEventId: head, ts: Timestamp.now())
@@ -61,7 +64,25 @@ final class EventHub: RunCatalogObserver, Sendable {
         let end = snapshot.isLive ? nil : Self.endFrame(for: snapshot)
         runs.publish(snapshot.id, frames: frames, head: head, end: end, holdEndForState: true)
         if runs.stateInterest(snapshot.id).any { stateQueue.mark(snapshot.id, changed: true) }
-        global.announce(snapshot.session(), as: StreamEventName.sessionUpdated)
+        announce(snapshot, as: StreamEventName.sessionUpdated)
+    }
+
+    /// Announces a run's session on the global stream, paused as run control last said.
+    private func announce(_ snapshot: RunSnapshot, as name: String) {
+        global.announce(as: name) { snapshot.session(paused: paused.withLock { $0.contains(snapshot.id) }) }
+    }
+
+    /// Run control paused or resumed a run: its session is announced again (read from `current`, the catalog's latest
+    /// snapshot, under the announcers' lock), and its state-frame subscribers get the new detail.
+    func pauseChanged(id: String, paused isPaused: Bool, current: @escaping () -> RunSnapshot?) {
+        paused.withLock { set in
+            if isPaused { set.insert(id) } else { set.remove(id) }
+        }
+        guard runs.head(id) != nil else { return }
+        global.announce(as: StreamEventName.sessionUpdated) {
+            current().map { $0.session(paused: paused.withLock { $0.contains(id) }) }
+        }
+        if runs.stateInterest(id).any { stateQueue.mark(id, changed: true) }
     }
 
     /// The `end` frame for a run that is over.

@@ -57,7 +57,14 @@ final class GlobalFeed: Sendable {
     /// Announces a session's summary, unless nothing but its age changed since the last announcement. The first
     /// announcement of a session is always `session.added`.
     func announce(_ session: Session, as name: String) {
+        announce(as: name) { session }
+    }
+
+    /// Announces the session `make` returns (nil: none), made under the announcers' lock — so two announcers that read
+    /// changing state (the catalog's snapshot, run control's pause) cannot announce an older view after a newer one.
+    func announce(as name: String, make: () -> Session?) {
         announcing.withLock { announced in
+            guard let session = make() else { return }
             let previous = announced[session.id]
             if let previous, Self.sameExceptAge(previous, session) { return }
             announced[session.id] = session

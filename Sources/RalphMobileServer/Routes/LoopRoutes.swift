@@ -89,13 +89,18 @@ struct LoopRoutes {
         } catch {
             throw APIError.failedToSpawn(error.description)
         }
-        // A worktree loop registers itself in the main repository's registry once its preflight passed.
+        // A worktree loop registers itself in the main repository's registry once its preflight passed: the registry is
+        // read again whenever the catalog sees a run of the workspace (or its worktrees) change, for up to 5 s.
+        let changes = supervisor.watchChanges(inWorkspace: workspace)
+        defer { supervisor.endWatch(changes) }
         var entry: LoopRegistry.Entry?
         let deadline = ContinuousClock.now + .seconds(5)
-        while entry == nil, ContinuousClock.now < deadline {
+        while entry == nil {
             entry = (try? await liveLoops(selection))?.first { $0.pid == outcome.pid }
             if entry == nil, !outcome.pending, catalog.snapshot(id: outcome.id)?.location.workspace == workspace { break }
-            if entry == nil { try await Task.sleep(for: .milliseconds(50)) }
+            let remaining = deadline - ContinuousClock.now
+            if entry != nil || remaining <= .zero { break }
+            if !(await changes.next(timeout: remaining)) { break }
         }
         let response = SpawnLoopResponse(
             id: entry?.id ?? outcome.id, worktreePath: entry?.worktreePath ?? workspace, status: "starting", sessionId: outcome.pending ? nil : outcome.id,

@@ -61,26 +61,15 @@ struct SessionLookup: Sendable {
         }
     }
 
-    /// Waits (polling) until a pending run resolves, its process ends, or `seconds` pass.
+    /// Waits until a pending run resolves, its process ends, or `seconds` pass — told by run control, which matches the
+    /// run from the catalog's changes and the child's exit (after the exit it makes the catalog read the disk first, so
+    /// a short run that ended before the catalog noticed its file still resolves).
     func waitForRun(_ pending: RunSupervisor.StartedRun, seconds: Double) async -> RunSnapshot? {
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        var endedAt: ContinuousClock.Instant?
-        while ContinuousClock.now < deadline {
-            guard let current = supervisor.startedRun(matching: pending.pendingID) else { return nil }
-            if let runID = current.runID, let snapshot = catalog.snapshot(id: runID) { return snapshot }
-            if current.exit != nil || !supervisor.isRunning(current) {
-                // A short run can end before the catalog has noticed its file: make it look at the disk, and give the
-                // supervisor a moment to match the run, before saying the process never started one.
-                if let endedAt {
-                    if ContinuousClock.now - endedAt > .seconds(2) { return nil }
-                } else {
-                    endedAt = ContinuousClock.now
-                    await catalog.synchronize()
-                }
-            }
-            try? await Task.sleep(for: .milliseconds(50))
+        if let runID = supervisor.startedRun(matching: pending.pendingID)?.runID { return catalog.snapshot(id: runID) }
+        switch await supervisor.waitForStart(pendingID: pending.pendingID, timeout: .milliseconds(Int(seconds * 1000))) {
+        case .run(let runID): return catalog.snapshot(id: runID)
+        case .ended, nil: return nil
         }
-        return nil
     }
 
     /// A pending run as a session.

@@ -22,6 +22,8 @@ final class DemoProcess: Sendable {
     let options: Options
     let logger: Logger
     private let state = Mutex<(child: ChildProcess?, stopping: Bool)>((nil, false))
+    /// Wakes the rest between runs when the demo is stopped.
+    private let stopped = StopLatch()
 
     init(options: Options, logger: Logger) {
         self.options = options
@@ -53,8 +55,9 @@ final class DemoProcess: Sendable {
                 return
             }
             logger.notice("demo: the loop ended (\(exit)); a new run starts in \(Int(options.restBetweenRuns)) s")
-            let resume = ContinuousClock.now + .milliseconds(Int(options.restBetweenRuns * 1000))
-            while ContinuousClock.now < resume, !isStopping { try? await Task.sleep(for: .milliseconds(100)) }
+            // Rest, unless stopped meanwhile.
+            let stopped = self.stopped
+            _ = await withDeadline(.milliseconds(Int(options.restBetweenRuns * 1000))) { await stopped.wait() ? true : nil }
         }
     }
 
@@ -84,11 +87,10 @@ final class DemoProcess: Sendable {
             s.stopping = true
             return s.child
         }
+        stopped.open()
         guard let child else { return }
         Self.terminate(child)
-        let deadline = ContinuousClock.now + .seconds(5)
-        while child.exit == nil, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(25)) }
-        if child.exit == nil {
+        if await child.waitForExit(timeout: .seconds(5)) == nil {
             kill(-child.pid, SIGKILL)
             _ = await child.waitForExit()
         }

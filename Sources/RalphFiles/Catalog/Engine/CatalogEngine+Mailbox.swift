@@ -1,19 +1,16 @@
 import Foundation
 import Synchronization
 
-/// The callers' commands (``CatalogCommand``) and pause requests, served between passes of the loop.
+/// The callers' commands (``CatalogCommand``), served between passes of the loop.
 extension CatalogEngine {
     /// Serves what callers posted since the last pass; false when asked to stop (the rest is answered at finish).
     ///
-    /// New workspaces first, then one re-scan for every caller that asked to synchronize, then pauses, then catch-ups:
+    /// New workspaces first, then one re-scan for every caller that asked to synchronize, then catch-ups:
     /// each caller is answered once its command is reflected in the published state.
     func serveCommands() -> Bool {
-        let (stop, commands, pauses) = catalog.shared.withLock { s in
-            defer {
-                s.mailbox = []
-                s.pauses = []
-            }
-            return (s.stopRequested, s.mailbox, s.pauses)
+        let (stop, commands) = catalog.shared.withLock { s in
+            defer { s.mailbox = [] }
+            return (s.stopRequested, s.mailbox)
         }
         var synchronizers: [CatalogCommand] = []
         var catchUps: [(id: String, command: CatalogCommand)] = []
@@ -36,15 +33,6 @@ extension CatalogEngine {
         if !synchronizers.isEmpty {
             synchronize()
             synchronizers.forEach { $0.answer() }
-        }
-        for request in pauses {
-            let changed = catalog.shared.withLock { s -> RunSnapshot? in
-                guard s.runs[request.id] != nil, s.runs[request.id]!.paused != request.paused else { return nil }
-                s.runs[request.id]!.paused = request.paused
-                return s.runs[request.id]
-            }
-            if let changed { catalog.announce(.updated(changed)) }
-            request.continuation.resume()
         }
         for request in catchUps {
             catchUp(id: request.id)
@@ -84,15 +72,11 @@ extension CatalogEngine {
     /// Once the thread stops: marks it finished and answers every command still posted (nothing is done for them),
     /// then whoever waits for the thread to finish.
     func releaseWaiters() {
-        let (commands, pausing) = catalog.shared.withLock { s in
+        let commands = catalog.shared.withLock { s in
             s.finished = true
-            defer {
-                s.mailbox = []
-                s.pauses = []
-            }
-            return (s.mailbox, s.pauses)
+            defer { s.mailbox = [] }
+            return s.mailbox
         }
-        pausing.forEach { $0.continuation.resume() }
         for command in commands {
             if case .waitUntilFinished = command { finishWaiters.append(command) } else { command.answer() }
         }

@@ -48,7 +48,8 @@ public final class ChildProcess: Sendable {
     public let pid: Int32
     public let executable: String
     public let arguments: [String]
-    private let exitState = Mutex<(exit: Exit?, waiters: [CheckedContinuation<Exit, Never>])>((nil, []))
+    /// The exit once reaped, and who waits for it (by waiter number, so a waiter that gives up can leave).
+    private let exitState = Mutex<(exit: Exit?, nextWaiter: Int, waiters: [Int: CheckedContinuation<Exit?, Never>])>((nil, 0, [:]))
 
     /// Starts `command` (a path, or a name looked up on `PATH`) with `arguments`.
     ///
@@ -124,16 +125,48 @@ public final class ChildProcess: Sendable {
     /// The exit, once the child has been reaped.
     public var exit: Exit? { exitState.withLock { $0.exit } }
 
-    /// Waits (without blocking a thread) until the child has exited and been reaped.
+    /// Waits (without blocking a thread) until the child has exited and been reaped; cancellation does not end it.
     public func waitForExit() async -> Exit {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Exit, Never>) in
-            let done = exitState.withLock { state -> Exit? in
-                if let exit = state.exit { return exit }
-                state.waiters.append(continuation)
-                return nil
-            }
-            if let done { continuation.resume(returning: done) }
+        let waiter = newWaiter()
+        let exit = await withCheckedContinuation { register(waiter, $0, honouringCancellation: false) }
+        // Only a cancellable wait is ever answered nil, and this one has no cancellation handler.
+        guard let exit else { preconditionFailure("a non-cancellable wait for pid \(pid) was answered without an exit") }
+        return exit
+    }
+
+    /// The exit if the child ends within `timeout`, otherwise nil. Cancelling the calling task ends the wait too.
+    public func waitForExit(timeout: Duration) async -> Exit? {
+        await withDeadline(timeout) { await self.waitForExitUnlessCancelled() }
+    }
+
+    /// The exit, or nil as soon as the calling task is cancelled.
+    public func waitForExitUnlessCancelled() async -> Exit? {
+        let waiter = newWaiter()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { register(waiter, $0, honouringCancellation: true) }
+        } onCancel: {
+            let continuation = exitState.withLock { $0.waiters.removeValue(forKey: waiter) }
+            continuation?.resume(returning: nil)
         }
+    }
+
+    private func newWaiter() -> Int {
+        exitState.withLock { state in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+    }
+
+    /// Answers at once when the child is already reaped (or, if asked, the task already cancelled); else keeps
+    /// `continuation` for the reaper.
+    private func register(_ waiter: Int, _ continuation: CheckedContinuation<Exit?, Never>, honouringCancellation: Bool) {
+        let now = exitState.withLock { state -> Exit?? in
+            if let exit = state.exit { return .some(exit) }
+            if honouringCancellation, Task.isCancelled { return .some(nil) }
+            state.waiters[waiter] = continuation
+            return .none
+        }
+        if let now { continuation.resume(returning: now) }
     }
 
     private func startReaper() {
@@ -144,10 +177,10 @@ public final class ChildProcess: Sendable {
                 result = waitpid(pid, &status, 0)
             } while result < 0 && errno == EINTR
             let exit: Exit = Self.signalNumber(status).map { .signaled($0) } ?? .exited((status >> 8) & 0xFF)
-            let waiters = exitState.withLock { state -> [CheckedContinuation<Exit, Never>] in
+            let waiters = exitState.withLock { state -> [CheckedContinuation<Exit?, Never>] in
                 state.exit = exit
-                defer { state.waiters = [] }
-                return state.waiters
+                defer { state.waiters = [:] }
+                return Array(state.waiters.values)
             }
             waiters.forEach { $0.resume(returning: exit) }
         }

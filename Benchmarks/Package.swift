@@ -10,6 +10,7 @@ let package = Package(
         .package(name: "ralph-mobile", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         // Real ralph event lines shared by the micro-benchmarks.
@@ -36,6 +37,7 @@ let package = Package(
                 .product(name: "RalphAPI", package: "ralph-mobile"),
                 .product(name: "RalphMobileKit", package: "ralph-mobile"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/SSE",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

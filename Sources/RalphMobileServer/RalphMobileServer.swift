@@ -176,7 +176,10 @@ public struct RalphMobileServer: Sendable {
                 address: .hostname(configuration.host, port: configuration.port), serverName: "ralph-mobile-server/\(RalphMobileVersion.current)",
                 backlog: 4096
             ),
+            // Shut down in reverse order: the background work (streams, chat, run control) first, then the catalog,
+            // which writes its index as it stops.
             services: [
+                catalog,
                 BackgroundService(
                     catalog: catalog, hub: hub, chat: chat, keyStore: keyStore, supervisor: supervisor, demo: demo, watchdog: watchdog,
                     heartbeatInterval: configuration.heartbeatInterval, stallTimeout: configuration.streamStallTimeout, logger: logger
@@ -198,8 +201,9 @@ public struct RalphMobileServer: Sendable {
     }
 }
 
-/// Runs the catalog thread, the demo, SSE heartbeats and key reloads for as long as the server runs, and closes every
-/// stream on graceful shutdown.
+/// Runs chat recovery, run control's restore, the demo, state frames, SSE heartbeats, memory trimming and key reloads
+/// for as long as the server runs (the catalog is a service of its own, started before and stopped after this one),
+/// and on graceful shutdown closes every stream and shuts chat and run control down.
 struct BackgroundService: Service {
     let catalog: RunCatalog
     let hub: EventHub
@@ -213,7 +217,6 @@ struct BackgroundService: Service {
     let logger: Logger
 
     func run() async throws {
-        catalog.start()
         chat.startRecovery()
         supervisor.restoreWhenReady()
         let demoTask = demo.map { demo in
@@ -284,6 +287,5 @@ struct BackgroundService: Service {
         chat.chatHub.closeAll()
         await chat.shutdown()
         await supervisor.shutdown()
-        await catalog.stopAndWait()
     }
 }

@@ -53,6 +53,14 @@ struct RunSupervisorSupportTests {
         #expect(!tasks.spawn {})
     }
 
+    @Test("a finished owned task is forgotten")
+    func finishedTasksLeave() async throws {
+        let tasks = OwnedTasks()
+        tasks.spawn {}
+        for _ in 0..<200 where tasks.count > 0 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(tasks.count == 0)
+    }
+
     @Test("a latch wakes its waiters when opened; a cancelled wait ends without it")
     func latch() async {
         let latch = StopLatch()

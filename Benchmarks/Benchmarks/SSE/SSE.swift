@@ -2,7 +2,7 @@
 //
 // `SSEFrame` is internal to RalphMobileServer and `@testable import` is not available in a release build, so this
 // target compiles the server's own source file (SSEFrame.swift here is a symbolic link to
-// Sources/RalphMobileServer/Streaming/SSEFrame.swift): the code measured is exactly the server's.
+// Sources/RalphMobileServer/Fanout/SSEFrame.swift): the code measured is exactly the server's.
 // Each benchmark iteration handles 1 000 real ralph events (scalingFactor .kilo): figures marked `*` are per event.
 import Benchmark
 import BenchCorpus

@@ -1,1 +1,1 @@
-../../../Sources/RalphMobileServer/Streaming/SSEFrame.swift
+../../../Sources/RalphMobileServer/Fanout/SSEFrame.swift

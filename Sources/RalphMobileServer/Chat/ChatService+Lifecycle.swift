@@ -20,7 +20,7 @@ extension ChatService {
 
     /// Runs ``start()`` in the background, owned by the service (``shutdown()`` cancels and awaits it).
     func startRecovery() {
-        tasks.run { [self] in
+        tasks.spawn { [self] in
             do {
                 try await start()
             } catch {
@@ -221,7 +221,7 @@ extension ChatService {
     /// Stops recovery, every agent process and the probe (the server is stopping; turns left running are settled at
     /// the next start).
     func shutdown() async {
-        await tasks.cancelAndWait()
+        await tasks.shutdown()
         let all = workers.withLock { workers -> [ConversationWorker] in
             defer { workers = [:] }
             return Array(workers.values)

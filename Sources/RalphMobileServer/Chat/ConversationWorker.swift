@@ -113,7 +113,7 @@ final class ConversationWorker: Sendable {
             return slot.session
         }
         if let session { _ = await session.terminate(grace: grace) }
-        await tasks.cancelAndWait()
+        await tasks.shutdown()
     }
 
     // MARK: - Carrying out actions
@@ -164,7 +164,7 @@ final class ConversationWorker: Sendable {
                 if let session = slot.withLock({ $0.session }) {
                     let grace = context.terminateGrace
                     // Its exit comes back through the output reader.
-                    tasks.run { _ = await session.terminate(grace: grace) }
+                    tasks.spawn { _ = await session.terminate(grace: grace) }
                 }
             case .judge(let reply, let task, let settings): judge(reply: reply, task: task, settings: settings)
             case .save, .saveLoop, .emit, .notice: break
@@ -192,7 +192,7 @@ final class ConversationWorker: Sendable {
         }
         if let session = slot.withLock({ $0.session }) {
             let grace = context.terminateGrace
-            tasks.run { _ = await session.terminate(grace: grace) }
+            tasks.spawn { _ = await session.terminate(grace: grace) }
         }
     }
 
@@ -206,7 +206,7 @@ final class ConversationWorker: Sendable {
         let judge = AutoReplyJudge(settings: settings, environment: context.environment)
         let logger = context.logger
         let conversationID = id
-        tasks.run { [self] in
+        tasks.spawn { [self] in
             do {
                 let verdict = try await judge.judge(reply: reply, task: task, history: [])
                 enqueue { core, now in core.judged(confidence: verdict.confidence, nextPrompt: verdict.nextPrompt, now: now) }
@@ -245,7 +245,7 @@ final class ConversationWorker: Sendable {
         let logger = context.logger
         let conversationID = id
         let name = context.adapter.name
-        let started = tasks.run { [self] in
+        let started = tasks.spawn { [self] in
             await session.readEvents { event in
                 if case .notJSON(let text) = event {
                     logger.debug("conversation \(conversationID): skipped a line that is not JSON: \(text.prefix(200))")

@@ -1,11 +1,11 @@
 import Synchronization
 
-/// The unstructured tasks an object starts (timers, exit watchers, background matching), kept so that shutting the
-/// object down cancels them and waits for them: no task outlives its owner.
+/// The unstructured tasks an object starts (timers, exit watchers, background matching, recovery, judge calls), kept
+/// so that shutting the object down cancels them and waits for them: no task outlives its owner.
 ///
 /// A task removes itself when it finishes; ``shutdown()`` refuses new tasks, cancels the running ones and returns
 /// once every one has ended.
-final class OwnedTasks: Sendable {
+public final class OwnedTasks: Sendable {
     private struct State {
         var next = 0
         var running: [Int: Task<Void, Never>] = [:]
@@ -14,9 +14,11 @@ final class OwnedTasks: Sendable {
 
     private let state = Mutex(State())
 
+    public init() {}
+
     /// Starts `body` as a task owned here. Returns false (and starts nothing) once ``shutdown()`` began.
     @discardableResult
-    func spawn(_ body: @escaping @Sendable () async -> Void) -> Bool {
+    public func spawn(_ body: @escaping @Sendable () async -> Void) -> Bool {
         state.withLock { s -> Bool in
             guard !s.closed else { return false }
             s.next += 1
@@ -35,10 +37,10 @@ final class OwnedTasks: Sendable {
     }
 
     /// Number of tasks still running (for tests and diagnostics).
-    var count: Int { state.withLock { $0.running.count } }
+    public var count: Int { state.withLock { $0.running.count } }
 
     /// Cancels every task and waits until all have ended; later ``spawn(_:)`` calls start nothing.
-    func shutdown() async {
+    public func shutdown() async {
         let tasks = state.withLock { s -> [Task<Void, Never>] in
             s.closed = true
             return Array(s.running.values)

@@ -1,0 +1,89 @@
+import Foundation
+import Observation
+import RalphAPI
+
+/// Every pending approval of every conversation, kept live through the global stream — a badge and a batch screen.
+@MainActor
+@Observable
+public final class ApprovalsModel {
+    public let client: RalphClient
+    /// Oldest first.
+    public private(set) var pending: [Approval] = []
+    public private(set) var connection: ConnectionState = .disconnected
+    public private(set) var lastError: String?
+    public var policy = ReconnectPolicy()
+
+    @ObservationIgnored private var streamTask: Task<Void, Never>?
+
+    public init(client: RalphClient) {
+        self.client = client
+    }
+
+    public func start() async {
+        await refresh()
+        guard streamTask == nil else { return }
+        let stream = EventStream(client: client, path: "/api/events", policy: policy)
+        streamTask = Task { [weak self] in
+            for await update in stream.updates() {
+                guard let self else { return }
+                switch update {
+                case .state(let state): self.connection = state
+                case .event(let event): self.receive(event)
+                case .end: break
+                }
+            }
+        }
+    }
+
+    public func stop() {
+        streamTask?.cancel()
+        streamTask = nil
+        connection = .disconnected
+    }
+
+    public func refresh() async {
+        do {
+            pending = try await client.approvals(state: .pending)
+            lastError = nil
+        } catch {
+            lastError = error.description
+        }
+    }
+
+    func receive(_ event: SSEParser.Event) {
+        let name = event.event
+        guard name == ChatEventName.approvalPending || name == ChatEventName.approvalResolved,
+            let approval = try? WireJSON.decode(Approval.self, from: Data(event.data.utf8))
+        else { return }
+        pending.removeAll { $0.id == approval.id }
+        if name == ChatEventName.approvalPending { pending.append(approval) }
+    }
+
+    /// Answers one approval.
+    @discardableResult
+    public func decide(_ id: String, _ decision: ApprovalDecision, message: String? = nil) async -> Bool {
+        do {
+            _ = try await client.decide(id, decision, message: message)
+            pending.removeAll { $0.id == id }
+            lastError = nil
+            return true
+        } catch {
+            lastError = error.description
+            return false
+        }
+    }
+
+    /// Answers several at once; returns the results (an approval decided elsewhere meanwhile reports why).
+    public func decide(_ ids: [String], _ decision: ApprovalDecision, message: String? = nil) async -> [BatchApprovalResult] {
+        do {
+            let results = try await client.decide(ids, decision, message: message)
+            let applied = Set(results.filter { $0.approval != nil }.map(\.id))
+            pending.removeAll { applied.contains($0.id) }
+            lastError = nil
+            return results
+        } catch {
+            lastError = error.description
+            return []
+        }
+    }
+}

@@ -72,7 +72,7 @@ struct ChildProcessTests {
         #expect(throws: ChildProcess.SpawnError.notFound("no-such-ralph")) {
             try ChildProcess.spawn("no-such-ralph", arguments: [], workingDirectory: dir, environment: ["PATH": "/usr/bin"], logFile: dir + "/l")
         }
-        FileManager.default.createFile(atPath: dir + "/plain", contents: Data("x".utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/plain", contents: Data("x".utf8))
         #expect(throws: ChildProcess.SpawnError.notExecutable(dir + "/plain")) {
             try ChildProcess.spawn(dir + "/plain", arguments: [], workingDirectory: dir, environment: [:], logFile: dir + "/l")
         }
@@ -95,9 +95,9 @@ struct ChildProcessTests {
         let dir = Self.tempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let log = dir + "/run.log"
-        FileManager.default.createFile(atPath: log, contents: Data(repeating: 0x41, count: 1000))
+        _ = FileManager.default.createFile(atPath: log, contents: Data(repeating: 0x41, count: 1000))
         #expect(try !RunSupervisor.truncateIfOver(log, limit: 1000))
-        FileManager.default.createFile(atPath: log, contents: Data(repeating: 0x41, count: 1001))
+        _ = FileManager.default.createFile(atPath: log, contents: Data(repeating: 0x41, count: 1001))
         #expect(try RunSupervisor.truncateIfOver(log, limit: 1000))
         #expect(try String(contentsOfFile: log, encoding: .utf8) == "[ralph-mobile: the log passed 1000 bytes and was truncated here]\n")
     }

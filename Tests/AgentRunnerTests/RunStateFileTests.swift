@@ -79,7 +79,7 @@ struct RunStateFileTests {
         let (file, dir) = Self.file()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         #expect(try file.load() == nil)
-        FileManager.default.createFile(atPath: file.path, contents: Data("{not json".utf8))
+        _ = FileManager.default.createFile(atPath: file.path, contents: Data("{not json".utf8))
         #expect(throws: (any Error).self) { try file.load() }
     }
 }

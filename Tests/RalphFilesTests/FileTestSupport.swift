@@ -28,7 +28,7 @@ final class TempDir: Sendable {
     func file(_ relative: String, _ text: String = "") -> String {
         let p = path + "/" + relative
         try! FileManager.default.createDirectory(atPath: (p as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: p, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: p, contents: Data(text.utf8))
         return p
     }
 }

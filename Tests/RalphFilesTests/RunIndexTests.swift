@@ -219,7 +219,7 @@ struct RunIndexTests {
         try await expectFoldedFromStart("truncated")
 
         // Damaged entry: rejected and removed.
-        FileManager.default.createFile(atPath: file, contents: Data((lines.joined(separator: "\n") + "\n").utf8))
+        _ = FileManager.default.createFile(atPath: file, contents: Data((lines.joined(separator: "\n") + "\n").utf8))
         try await index()
         var bytes = try #require(FileManager.default.contents(atPath: entryPath))
         bytes[bytes.count - 3] ^= 0xFF

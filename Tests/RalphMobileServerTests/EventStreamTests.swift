@@ -205,7 +205,7 @@ struct EventStreamTests {
         // Replace the file (write elsewhere, rename over): new content, ids restart.
         let replacement = run.file + ".new"
         let lines = (1...2).map { Fixture.record("rewritten", "new \($0)", iteration: $0, hat: "builder") }
-        FileManager.default.createFile(atPath: replacement, contents: Data((lines.joined(separator: "\n") + "\n").utf8))
+        _ = FileManager.default.createFile(atPath: replacement, contents: Data((lines.joined(separator: "\n") + "\n").utf8))
         #expect(rename(replacement, run.file) == 0)
         // Connected clients are closed so they start over.
         #expect(try await client.messagesUntilClosed().isEmpty)
@@ -352,7 +352,7 @@ struct EventStreamTests {
         // The file is replaced by one with 150 other lines (more than the client saw).
         let replacement = run.file + ".new"
         let lines = (1...150).map { Fixture.record("rewritten", "new \($0)", iteration: $0, hat: "builder") }
-        FileManager.default.createFile(atPath: replacement, contents: Data((lines.joined(separator: "\n") + "\n").utf8))
+        _ = FileManager.default.createFile(atPath: replacement, contents: Data((lines.joined(separator: "\n") + "\n").utf8))
         #expect(rename(replacement, run.file) == 0)
         try await eventually(5, "the new content") {
             try await HTTP.get(server.base + "/api/sessions/\(run.id)").json(SessionDetail.self).lineCount == 150
@@ -372,7 +372,7 @@ struct EventStreamTests {
         try handle.truncate(atOffset: 0)
         try handle.close()
         let other = (1...150).map { Fixture.record("rewritten.again", "other \($0)", iteration: $0, hat: "builder") }
-        FileManager.default.createFile(atPath: run.file, contents: Data((other.joined(separator: "\n") + "\n").utf8))
+        _ = FileManager.default.createFile(atPath: run.file, contents: Data((other.joined(separator: "\n") + "\n").utf8))
         try await eventually(5, "the rewritten content") {
             let detail = try await HTTP.get(server.base + "/api/sessions/\(run.id)").json(SessionDetail.self)
             return detail.recentEvents.last?.objectValue?["topic"]?.stringValue == "rewritten.again"

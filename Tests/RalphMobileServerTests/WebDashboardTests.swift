@@ -207,7 +207,7 @@ struct WebDashboardTests {
     func unsafeFile() throws {
         let tmp = TemporaryDirectory()
         let path = tmp.path + "/web-sessions.json"
-        FileManager.default.createFile(atPath: path, contents: Data(#"{"sessions":{}}"#.utf8), attributes: [.posixPermissions: 0o644])
+        _ = FileManager.default.createFile(atPath: path, contents: Data(#"{"sessions":{}}"#.utf8), attributes: [.posixPermissions: 0o644])
         #expect {
             _ = try WebSessionStore(path: path)
         } throws: { error in
@@ -215,7 +215,7 @@ struct WebDashboardTests {
         }
         chmod(path, 0o600)
         #expect(try WebSessionStore(path: path).count == 0)
-        FileManager.default.createFile(atPath: path, contents: Data("garbage".utf8), attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(atPath: path, contents: Data("garbage".utf8), attributes: [.posixPermissions: 0o600])
         #expect {
             _ = try WebSessionStore(path: path)
         } throws: { error in

@@ -26,7 +26,7 @@ enum Fixture {
         try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let file = dir + "/" + name
         let text = lines.map { $0 + "\n" }.joined()
-        FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
         return file
     }
 
@@ -45,7 +45,7 @@ enum Fixture {
 
     static func write(_ text: String, to path: String) {
         try! FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
     }
 
     /// The session id of a run file.

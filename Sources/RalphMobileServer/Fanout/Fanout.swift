@@ -86,28 +86,33 @@ final class Fanout<Key: Hashable & Sendable>: Sendable {
 
     /// Delivers frames (ascending positions) and moves the head to `head` (or the last frame's position). Frames at or
     /// before the current head were delivered already and are skipped. Without `end` the log is live; with it, the log
-    /// is complete: every
-    /// subscriber gets `end` after the frames — except those that take state frames when `holdEndForState`, which
-    /// the caller ends with ``endHeld(_:with:)`` once it has sent them the final state.
+    /// is complete: every subscriber gets `end` after the frames — except those that take state frames when
+    /// `holdEndForState`, which the caller ends with ``endHeld(_:with:)`` once it has sent them the final state.
     func publish(
         _ key: Key, frames: [(position: Int, frame: ByteBuffer)], head: Int? = nil, end: ByteBuffer? = nil, holdEndForState: Bool = false
     ) {
         state.withLock { state in
-            guard var channel = state.channels[key] else { return }
-            let fresh = frames.filter { $0.position > channel.head }
-            for (id, subscriber) in channel.subscribers where !subscriber.queue.push(contentsOf: fresh) {
+            Self.update(key, in: &state) { channel in
+                Self.publish(frames, head: head, end: end, holdEndForState: holdEndForState, to: &channel)
+            }
+        }
+    }
+
+    private static func publish(
+        _ frames: [(position: Int, frame: ByteBuffer)], head: Int?, end: ByteBuffer?, holdEndForState: Bool, to channel: inout Channel
+    ) {
+        let fresh = frames.filter { $0.position > channel.head }
+        for (id, subscriber) in channel.subscribers where !subscriber.queue.push(contentsOf: fresh) {
+            channel.subscribers[id] = nil
+        }
+        channel.head = max(channel.head, head ?? fresh.last?.position ?? channel.head)
+        // Without `end` the log is live (again): a run's liveness is only known once its lock has been probed.
+        channel.isLive = end == nil
+        if let end {
+            for (id, subscriber) in channel.subscribers where !(holdEndForState && subscriber.wantsState) {
+                subscriber.queue.end(with: end)
                 channel.subscribers[id] = nil
             }
-            channel.head = max(channel.head, head ?? fresh.last?.position ?? channel.head)
-            // Without `end` the log is live (again): a run's liveness is only known once its lock has been probed.
-            channel.isLive = end == nil
-            if let end {
-                for (id, subscriber) in channel.subscribers where !(holdEndForState && subscriber.wantsState) {
-                    subscriber.queue.end(with: end)
-                    channel.subscribers[id] = nil
-                }
-            }
-            state.channels[key] = channel
         }
     }
 
@@ -117,26 +122,28 @@ final class Fanout<Key: Hashable & Sendable>: Sendable {
     @discardableResult
     func publishState(_ key: Key, frame: ByteBuffer, head: Int, changed: Bool) -> Bool {
         state.withLock { state in
-            guard var channel = state.channels[key], channel.head == head else { return false }
-            for (id, subscriber) in channel.subscribers where subscriber.wantsState && (changed || subscriber.needsState) {
-                if subscriber.queue.push(frame, position: head) {
-                    channel.subscribers[id]?.needsState = subscriber.queue.isLagging
-                } else {
-                    channel.subscribers[id] = nil
+            Self.update(key, in: &state) { channel in
+                guard channel.head == head else { return false }
+                for (id, subscriber) in channel.subscribers where subscriber.wantsState && (changed || subscriber.needsState) {
+                    if subscriber.queue.push(frame, position: head) {
+                        channel.subscribers[id]?.needsState = subscriber.queue.isLagging
+                    } else {
+                        channel.subscribers[id] = nil
+                    }
                 }
-            }
-            state.channels[key] = channel
-            return true
+                return true
+            } ?? false
         }
     }
 
     /// Ends the subscribers whose end was held for a last state frame (see ``publish(_:frames:head:end:holdEndForState:)``).
     func endHeld(_ key: Key, with end: ByteBuffer) {
         state.withLock { state in
-            guard var channel = state.channels[key], !channel.isLive else { return }
-            for subscriber in channel.subscribers.values { subscriber.queue.end(with: end) }
-            channel.subscribers = [:]
-            state.channels[key] = channel
+            Self.update(key, in: &state) { channel in
+                guard !channel.isLive else { return }
+                for subscriber in channel.subscribers.values { subscriber.queue.end(with: end) }
+                channel.subscribers = [:]
+            }
         }
     }
 
@@ -163,18 +170,26 @@ final class Fanout<Key: Hashable & Sendable>: Sendable {
         return removed.head
     }
 
+    /// Changes a key's channel in place — never a copy of it, which would copy its subscribers (a thousand subscribers
+    /// would make every publish and subscribe a thousand-entry copy); nil for an unknown key.
+    private static func update<R>(_ key: Key, in state: inout State, _ body: (inout Channel) -> R) -> R? {
+        guard state.channels[key] != nil else { return nil }
+        return body(&state.channels[key]!)
+    }
+
     // MARK: - Subscribing
 
     func subscribe(_ key: Key, wantsState: Bool = false) -> Subscription {
         state.withLock { state in
-            guard var channel = state.channels[key] else { return .unknown }
-            guard channel.isLive else { return .finished(head: channel.head, generation: channel.generation) }
             state.nextSubscriberID += 1
             let id = state.nextSubscriberID
-            let queue = SubscriberQueue(byteBudget: queueBytes, frameLimit: queueFrames, position: channel.head)
-            channel.subscribers[id] = Subscriber(queue: queue, wantsState: wantsState, needsState: wantsState)
-            state.channels[key] = channel
-            return .live(Live(queue: queue, id: id, head: channel.head, generation: channel.generation))
+            let (queueBytes, queueFrames) = (self.queueBytes, self.queueFrames)
+            return Self.update(key, in: &state) { channel -> Subscription in
+                guard channel.isLive else { return .finished(head: channel.head, generation: channel.generation) }
+                let queue = SubscriberQueue(byteBudget: queueBytes, frameLimit: queueFrames, position: channel.head)
+                channel.subscribers[id] = Subscriber(queue: queue, wantsState: wantsState, needsState: wantsState)
+                return .live(Live(queue: queue, id: id, head: channel.head, generation: channel.generation))
+            } ?? .unknown
         }
     }
 

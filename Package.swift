@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // Wire contract shared by server and clients. Foundation only.
@@ -76,11 +77,18 @@ let package = Package(
             dependencies: ["RalphAPI", "ModelAPIDouble", .product(name: "Hummingbird", package: "hummingbird")],
             swiftSettings: swiftSettings
         ),
+        // Notifications' cryptography and payloads, Foundation + Crypto only: Web Push (RFC 8291 aes128gcm, RFC 8292
+        // VAPID), the APNs provider token, webhook signatures.
+        .target(
+            name: "RalphNotify",
+            dependencies: ["RalphAPI", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
         // Hummingbird application: routes, auth, SSE, event hub.
         .target(
             name: "RalphMobileServer",
             dependencies: [
-                "RalphAPI", "RalphFiles", "RalphSimulator", "AgentRunner",
+                "RalphAPI", "RalphFiles", "RalphSimulator", "AgentRunner", "RalphNotify",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -88,6 +96,7 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             // The web dashboard: plain HTML, CSS and JavaScript modules, no build step.
             resources: [.copy("Resources/web")],
@@ -133,6 +142,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "RalphAPITests", dependencies: ["RalphAPI"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RalphNotifyTests",
+            dependencies: ["RalphNotify", "RalphAPI", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "RalphFilesTests",
             dependencies: ["RalphFiles", "RalphSimulator", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],

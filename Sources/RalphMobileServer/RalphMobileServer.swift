@@ -6,6 +6,7 @@ import NIOCore
 import NIOPosix
 import RalphAPI
 import RalphFiles
+import RalphNotify
 import RalphSimulator
 import ServiceLifecycle
 
@@ -24,6 +25,7 @@ public struct RalphMobileServer: Sendable {
     let hostSampler: HostSampler
     let hub: EventHub
     let chat: ChatService
+    let notifier: Notifier
     /// Closes event streams whose client stopped reading.
     let watchdog = StreamWatchdog()
     let demo: DemoProcess?
@@ -109,6 +111,10 @@ public struct RalphMobileServer: Sendable {
         } catch {
             throw StartupError("cannot open the conversations database \(configuration.chatDatabase): \(error)")
         }
+        notifier = try Self.makeNotifier(
+            configuration: configuration, store: NotificationStore(chat: store), authenticator: authenticator, catalog: catalog, supervisor: supervisor,
+            logger: logger)
+        catalog.subscribe(notifier)
         var machine = ConversationMachine.Configuration()
         machine.stallAfter = configuration.chatStallAfter
         machine.idleStopAfter = configuration.chatIdleStop
@@ -123,7 +129,7 @@ public struct RalphMobileServer: Sendable {
             configuration: ChatService.Configuration(
                 backend: .claude(command: configuration.claudeCommand, extraArguments: configuration.claudeArguments), machine: machine
             ),
-            environment: chatEnvironment, logger: chatLogger
+            environment: chatEnvironment, logger: chatLogger, notificationsRecorded: { [notifier] in notifier.wake() }
         )
     }
 
@@ -147,7 +153,8 @@ public struct RalphMobileServer: Sendable {
         HealthRoutes(authenticator: authenticator, chat: chat).register(on: routes)
         SessionRoutes(catalog: catalog, lookup: lookup).register(on: routes)
         SteeringRoutes(catalog: catalog, roots: workspaceRoots, lookup: lookup, events: events).register(on: routes)
-        RobotRoutes(catalog: catalog, lookup: lookup, events: events).register(on: routes)
+        let robot = RobotRoutes(catalog: catalog, lookup: lookup, events: events)
+        robot.register(on: routes)
         LibraryRoutes(selector: selector, roots: workspaceRoots, supervisor: supervisor).register(on: routes)
         WorkspaceRoutes(selector: selector).register(on: routes)
         LoopRoutes(selector: selector, roots: workspaceRoots, supervisor: supervisor, catalog: catalog).register(on: routes)
@@ -157,6 +164,11 @@ public struct RalphMobileServer: Sendable {
         ConversationRoutes(chat: chat, watchdog: watchdog).register(on: routes)
         AutoReplyRoutes(chat: chat).register(on: routes)
         WebLoginRoutes(authenticator: authenticator, keyStore: keyStore).register(on: routes)
+        NotificationRoutes(
+            notifier: notifier,
+            actions: NotificationActionHandler(
+                store: notifier.store, chat: chat, robot: robot, role: { [authenticator] in authenticator.currentRole(keyID: $0) })
+        ).register(on: routes)
         WebRoutes(assets: webAssets).register(on: routes)
         routeTable.record(router.routes.map { ($0.path, $0.method.rawValue) })
         return (router, ledger)
@@ -180,6 +192,7 @@ public struct RalphMobileServer: Sendable {
             // which writes its index as it stops.
             services: [
                 catalog,
+                notifier,
                 BackgroundService(
                     catalog: catalog, hub: hub, chat: chat, keyStore: keyStore, supervisor: supervisor, demo: demo, watchdog: watchdog,
                     heartbeatInterval: configuration.heartbeatInterval, stallTimeout: configuration.streamStallTimeout, logger: logger

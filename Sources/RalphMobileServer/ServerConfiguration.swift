@@ -53,6 +53,8 @@ public struct ServerConfiguration: Sendable {
     public var chatIdleStop: Double = 600
     /// Seconds an interrupted turn may take to end before its process is stopped.
     public var chatInterruptGrace: Double = 10
+    /// Notifications: public URL, VAPID subject, silence threshold, APNs credentials.
+    public var notifications = NotificationConfiguration()
     /// Serve the web dashboard from this directory instead of the copy built into the server (to edit it live).
     public var webRoot: String?
     /// Seconds a client has to send a complete request head, from its first byte (or from connecting).
@@ -95,6 +97,8 @@ public struct ServerConfiguration: Sendable {
     public var keysFile: String { dataDirectory + "/keys.json" }
     /// The SQLite database of conversations.
     public var chatDatabase: String { dataDirectory + "/chat.sqlite" }
+    /// The VAPID key pair of Web Push, made on first start.
+    public var vapidKeyFile: String { dataDirectory + "/vapid-key.pem" }
     /// Browser logins of the web dashboard.
     public var webSessionsFile: String { dataDirectory + "/web-sessions.json" }
 

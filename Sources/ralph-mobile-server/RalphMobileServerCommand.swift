@@ -117,6 +117,8 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
     )
     var maxConnections: Int?
 
+    @OptionGroup(title: "Notifications") var notify: NotificationOptions
+
     @Option(name: .customLong("start-timeout"), help: .hidden)
     var startTimeout: Double = 5
 
@@ -187,6 +189,7 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
         configuration.headerTimeout = headerTimeout
         configuration.idleTimeout = idleTimeout
         configuration.maxConnections = maxConnections ?? FileDescriptorLimit.defaultMaxConnections(for: fileLimit)
+        notify.apply(to: &configuration)
         let server: RalphMobileServer
         do {
             server = try RalphMobileServer(configuration: configuration)

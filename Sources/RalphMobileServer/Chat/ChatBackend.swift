@@ -47,6 +47,8 @@ struct ChatContext: Sendable {
     let terminateGrace: Duration
     let logger: Logger
     let encoder: ChatEventEncoder
+    /// Told after a step recorded notifications (``ChatNotificationRules``) in its transaction.
+    let notificationsRecorded: @Sendable () -> Void
 }
 
 /// Encodes an event's data the way it is stored and sent (``WireJSON``).

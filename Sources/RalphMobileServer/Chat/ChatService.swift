@@ -39,7 +39,12 @@ public final class ChatService: Sendable {
     let tasks = OwnedTasks()
     let logger: Logger
 
-    init(store: ChatStore, chatHub: ChatHub, eventHub: EventHub, roots: WorkspaceRoots, configuration: Configuration, environment: [String: String], logger: Logger) {
+    /// - Parameter notificationsRecorded: called after a step recorded notifications in its transaction (the
+    ///   notifier's wake-up).
+    init(
+        store: ChatStore, chatHub: ChatHub, eventHub: EventHub, roots: WorkspaceRoots, configuration: Configuration, environment: [String: String],
+        logger: Logger, notificationsRecorded: @escaping @Sendable () -> Void = {}
+    ) {
         self.store = store
         self.chatHub = chatHub
         self.roots = roots
@@ -47,7 +52,8 @@ public final class ChatService: Sendable {
         self.logger = logger
         self.context = ChatContext(
             store: store, chatHub: chatHub, eventHub: eventHub, adapter: configuration.backend.adapter, environment: environment,
-            terminateGrace: configuration.terminateGrace, logger: logger, encoder: ChatEventEncoder()
+            terminateGrace: configuration.terminateGrace, logger: logger, encoder: ChatEventEncoder(),
+            notificationsRecorded: notificationsRecorded
         )
     }
 

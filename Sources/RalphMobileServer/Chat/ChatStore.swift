@@ -35,7 +35,8 @@ public final class ChatStore: Sendable {
 
     /// The database file.
     public let path: String
-    private let pool: DatabasePool
+    /// Internal so that the notification outbox, which lives in the same file, shares the one writer.
+    let pool: DatabasePool
 
     /// Opens the database at `path`, creating it (mode 0600) if needed, and brings its schema up to date.
     ///
@@ -160,6 +161,8 @@ public final class ChatStore: Sendable {
                     """,
                 arguments: [cwd, String(decoding: settings, as: UTF8.self), now]
             )
+        case .notification(let event):
+            try NotificationSchema.record(event, now: Date().timeIntervalSince1970, db)
         }
     }
 

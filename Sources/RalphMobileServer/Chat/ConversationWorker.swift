@@ -69,7 +69,7 @@ final class ConversationWorker: Sendable {
                 do {
                     if let failure = stopped { throw failure }
                     let (result, actions) = try body(&core, Date())
-                    try await execute(actions)
+                    try await execute(actions, conversation: core.chat.conversation)
                     continuation.resume(returning: result)
                 } catch {
                     continuation.resume(throwing: error)
@@ -93,7 +93,8 @@ final class ConversationWorker: Sendable {
         mailbox.yield { [self] core in
             guard stopped == nil else { return }
             do {
-                try await execute(body(&core, Date()))
+                let actions = body(&core, Date())
+                try await execute(actions, conversation: core.chat.conversation)
             } catch {
                 // `execute` stopped the conversation: logged, announced on its streams, refused from now on.
             }
@@ -120,12 +121,13 @@ final class ConversationWorker: Sendable {
 
     /// Stores the step in one transaction and publishes it, then carries out what touches the agent and the judge.
     /// A step that cannot be stored stops the conversation (and the error is thrown to whoever asked).
-    private func execute(_ actions: [ConversationCore.Action]) async throws {
+    private func execute(_ actions: [ConversationCore.Action], conversation current: Conversation) async throws {
         guard !actions.isEmpty else { return }
         var writes: [ChatWrite] = []
         var approvals: [Approval] = []
         var conversation: Conversation?
         var notices: [AutoReplyProgress] = []
+        var notifications: [NotificationEvent] = []
         do {
             for action in actions {
                 switch action {
@@ -144,6 +146,9 @@ final class ConversationWorker: Sendable {
                 case .spawn, .send, .terminate, .judge: break
                 }
             }
+            // What this step tells people is recorded with it: both stored or neither.
+            notifications = ChatNotificationRules.events(for: actions, conversation: conversation ?? current)
+            writes += notifications.map(ChatWrite.notification)
             if !writes.isEmpty {
                 let stored = try await context.store.commit(writes)
                 context.chatHub.publish(conversationID: id, events: stored.map { ($0.seq, SSEFrame.event(id: String($0.seq), name: $0.name, data: $0.data)) })
@@ -153,6 +158,7 @@ final class ConversationWorker: Sendable {
             stop(failure)
             throw failure
         }
+        if !notifications.isEmpty { context.notificationsRecorded() }
         for approval in approvals { context.eventHub.approvalChanged(approval) }
         if let conversation { context.eventHub.publishConversation(name: ChatEventName.conversationUpdated, value: conversation) }
         for notice in notices { context.eventHub.publishConversation(name: ChatEventName.autoReplyNotice, value: notice) }

@@ -26,24 +26,29 @@ struct RobotRoutes {
     /// Answers a question: a `human.response` line in the run that asked, while ralph still waits for it.
     func respond(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let body = try await request.decode(as: RobotResponseRequest.self, context: context)
-        let text = try TextLimit.steering.freeText(body.responseText, field: "response_text")
+        return JSONResponse.make(try await answer(questionID: body.questionId, text: body.responseText))
+    }
+
+    /// Writes the answer to a question waiting in a live run (also what a notification's Answer button does).
+    func answer(questionID: String, text responseText: String) async throws -> RobotResponseAck {
+        let text = try TextLimit.steering.freeText(responseText, field: "response_text")
         // Question ids are "<session id>-<event id>".
-        guard let dash = body.questionId.lastIndex(of: "-"), Int(body.questionId[body.questionId.index(after: dash)...]) != nil else {
-            throw APIError.questionNotFound("'\(body.questionId.prefix(80))' is not a question id")
+        guard let dash = questionID.lastIndex(of: "-"), Int(questionID[questionID.index(after: dash)...]) != nil else {
+            throw APIError.questionNotFound("'\(questionID.prefix(80))' is not a question id")
         }
-        let sessionPart = String(body.questionId[..<dash])
+        let sessionPart = String(questionID[..<dash])
         let snapshot: RunSnapshot
         do {
             snapshot = try await lookup.run(sessionPart)
         } catch .sessionNotFound {
-            throw APIError.questionNotFound("no session for question \(body.questionId.prefix(80))")
+            throw APIError.questionNotFound("no session for question \(questionID.prefix(80))")
         }
-        guard let pending = snapshot.pendingQuestion(), pending.id == "\(snapshot.id)-\(body.questionId[body.questionId.index(after: dash)...])" else {
-            throw APIError.questionNotFound("question \(body.questionId.prefix(80)) is not waiting for an answer (answered, timed out, or the run ended)")
+        guard let pending = snapshot.pendingQuestion(), pending.id == "\(snapshot.id)-\(questionID[questionID.index(after: dash)...])" else {
+            throw APIError.questionNotFound("question \(questionID.prefix(80)) is not waiting for an answer (answered, timed out, or the run ended)")
         }
         let date = Date()
         let id = try await events.append(topic: "human.response", payload: .string(text), to: snapshot, at: date)
-        return JSONResponse.make(RobotResponseAck(success: true, questionId: pending.id, deliveredAt: Timestamp.format(date), id: id.description))
+        return RobotResponseAck(success: true, questionId: pending.id, deliveredAt: Timestamp.format(date), id: id.description)
     }
 
     /// Guidance for a run's next iteration (`human.guidance`). Without `session_id`, the only live run.

@@ -36,6 +36,9 @@ enum ChatSchema {
         migrator.registerMigration("v3-agent-facts-session-rules-turn-origin") { db in
             try db.execute(sql: v3)
         }
+        migrator.registerMigration("v4-notifications") { db in
+            try db.execute(sql: NotificationSchema.v4)
+        }
         return migrator
     }
 

@@ -21,4 +21,6 @@ public enum ChatWrite: Sendable {
     case autoReply(conversationID: String, settings: [UInt8], loop: [UInt8]?)
     /// Stores the default auto-reply settings of a working directory.
     case autoReplyDefaults(cwd: String, settings: [UInt8])
+    /// Records a notification in the outbox, in the transaction of the step that caused it (once per key).
+    case notification(NotificationEvent)
 }

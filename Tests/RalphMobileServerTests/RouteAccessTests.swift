@@ -83,6 +83,18 @@ struct RouteAccessTests {
         "POST /api/chat/auto-response/resume": "operator",
         "POST /api/chat/auto-response/stop": "operator",
         "GET /api/chat/{id}/progress": "viewer",
+        "GET /api/notifications": "viewer",
+        "GET /api/notifications/devices": "viewer",
+        // Web Push and APNs need a viewer; ntfy and webhooks (the server calls a URL the caller names) an operator,
+        // checked in the handler.
+        "POST /api/notifications/devices": "viewer",
+        "PATCH /api/notifications/devices/{id}": "viewer",
+        "DELETE /api/notifications/devices/{id}": "viewer",
+        "POST /api/notifications/devices/{id}/test": "viewer",
+        "POST /api/notifications/presence": "viewer",
+        "GET /api/notifications/deliveries": "admin",
+        // The token in the body is the credential: single-use, expiring, for one decision.
+        "POST /api/notifications/actions": "open",
     ]
 
     /// The role a table entry names (nil for "open").
@@ -108,5 +120,8 @@ struct RouteAccessTests {
         // Every route registered in a group is a route of the router, once.
         #expect(ledger.all.count == Set(ledger.all).count)
         #expect(Set(ledger.all.map { "\($0.method) \($0.path)" }).isSubset(of: actual.keys))
+        // The authentication middleware lets exactly the open `/api/` routes through without a key.
+        let openAPI = Set(ledger.all.filter { $0.access == .open && $0.path.hasPrefix("/api/") }.map(\.path))
+        #expect(openAPI == AuthMiddleware.open)
     }
 }

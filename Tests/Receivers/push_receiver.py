@@ -148,7 +148,7 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(200, {})
         if path.startswith("/push/"):
             return self.push(path, body)
-        if path == "/ntfy":
+        if path in ("/", "/ntfy"):
             entry = {"channel": "ntfy", "path": path, "headers": dict(self.headers), "payload": json.loads(body)}
             status = STATE.next_status(path, 200)
             entry["status"] = status
@@ -200,7 +200,16 @@ class Handler(BaseHTTPRequestHandler):
         self.reply(status)
 
 
+def exit_with_parent():
+    """Ends the receiver when the test process that started it ends (even if it was killed)."""
+    parent = os.getppid()
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)
+
+
 def main():
+    threading.Thread(target=exit_with_parent, daemon=True).start()
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     STATE.origin = "http://127.0.0.1:%d" % server.server_address[1]

@@ -1,0 +1,124 @@
+import Foundation
+import NIOHTTP1
+import RalphAPI
+
+/// The local receivers of the notification tests (`Tests/Receivers/push_receiver.py`): Web Push endpoints that check
+/// VAPID and decrypt with Python's `http_ece`, an ntfy server and webhooks — independent of the server's own code.
+/// Needs the packages `scripts/receivers` fetches (`RALPH_MOBILE_RECEIVERS_PATH`).
+public final class PushReceiver: Sendable {
+    public let base: String
+    private let process: Process
+
+    /// What the receiver recorded of one request.
+    public struct Received: Sendable {
+        public var channel: String
+        public var path: String
+        public var status: Int
+        public var error: String?
+        public var headers: [String: String]
+        /// The decrypted (Web Push) or plain JSON body.
+        public var payload: JSONValue?
+        public var vapidClaims: JSONValue?
+        public var at: Double
+
+        /// The payload as the server's message type.
+        public func message() throws -> NotificationMessage {
+            guard let payload else { throw TestFailure("no payload: \(error ?? "?")") }
+            return try WireJSON.decode(NotificationMessage.self, from: WireJSON.encode(payload))
+        }
+    }
+
+    public static func start() async throws -> PushReceiver {
+        let sitePath = try receiversPath()
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Receivers/push_receiver.py").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script]
+        var environment = ProcessInfo.processInfo.environment
+        environment["PYTHONPATH"] = sitePath
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        // Not the test's own stderr: a receiver still holding it would keep `swift test` waiting for its end.
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let line = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
+            Thread {
+                var bytes: [UInt8] = []
+                while let byte = try? output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 10 { bytes.append(first) }
+                continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
+            }.start()
+        }
+        guard line.hasPrefix("listening on ") else {
+            process.terminate()
+            throw TestFailure("the push receiver did not start (python3 with \(sitePath)): '\(line)'")
+        }
+        return PushReceiver(base: String(line.dropFirst("listening on ".count)), process: process)
+    }
+
+    private init(base: String, process: Process) {
+        self.base = base
+        self.process = process
+    }
+
+    deinit { process.terminate() }
+
+    /// `$RALPH_MOBILE_RECEIVERS_PATH`, else what `scripts/receivers` unpacked into its cache.
+    static func receiversPath() throws -> String {
+        let environment = ProcessInfo.processInfo.environment
+        if let given = environment["RALPH_MOBILE_RECEIVERS_PATH"], !given.isEmpty { return given }
+        let cache = environment["RALPH_MOBILE_CACHE"] ?? ((environment["XDG_CACHE_HOME"] ?? (NSHomeDirectory() + "/.cache")) + "/ralph-mobile")
+        let found = (try? FileManager.default.contentsOfDirectory(atPath: cache + "/receivers"))?.filter { $0.hasPrefix("site-") && !$0.hasSuffix(".tmp") }.sorted()
+        guard let site = found?.last else {
+            throw TestFailure("the receivers' Python packages are not here: run scripts/receivers (it fetches http-ece, cryptography and h2 from PyPI)")
+        }
+        return cache + "/receivers/" + site
+    }
+
+    /// A new Web Push subscription at this receiver, as a browser would give it.
+    public func subscription() async throws -> WebPushSubscription {
+        try await HTTP.request(base + "/control/subscription", method: .POST, body: "{}").json(WebPushSubscription.self)
+    }
+
+    /// A webhook URL checking `secret`.
+    public func webhook(secret: String) async throws -> String {
+        let result = try await HTTP.request(base + "/control/hook", method: .POST, body: #"{"secret":"\#(secret)"}"#)
+        guard let url = (result.object as? [String: Any])?["url"] as? String else { throw TestFailure("no hook url: \(result.text)") }
+        return url
+    }
+
+    /// The statuses the next requests to `path` are answered with (then the usual 201/200).
+    public func script(_ path: String, statuses: [Int]) async throws {
+        _ = try await HTTP.request(base + "/control/script", method: .POST, body: #"{"path":"\#(path)","statuses":\#(statuses)}"#)
+    }
+
+    /// Everything received so far, waiting up to `timeout` seconds for at least `count` requests.
+    public func received(count: Int = 0, timeout: Double = 0) async throws -> [Received] {
+        let result = try await HTTP.request(base + "/control/received?count=\(count)&timeout=\(timeout)", timeout: .seconds(Int64(timeout) + 10))
+        let all = try JSONParser.parse(Array(result.body))
+        guard case .array(let entries) = all else { throw TestFailure("bad received list: \(result.text)") }
+        return entries.compactMap { entry in
+            guard let object = entry.objectValue else { return nil }
+            var headers: [String: String] = [:]
+            for (key, value) in object["headers"]?.objectValue?.members ?? [] { if let text = value.stringValue { headers[key] = text } }
+            return Received(
+                channel: object["channel"]?.stringValue ?? "", path: object["path"]?.stringValue ?? "", status: object["status"]?.intValue ?? 0,
+                error: object["error"]?.stringValue, headers: headers, payload: object["payload"],
+                vapidClaims: object["vapid"]?.objectValue?["claims"], at: object["at"]?.doubleValue ?? 0)
+        }
+    }
+
+    /// Waits until `condition` holds for what was received (or fails after `timeout`).
+    public func wait(
+        _ what: String, timeout: Double = 10, until condition: @escaping @Sendable ([Received]) -> Bool
+    ) async throws -> [Received] {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let all = try await received()
+            if condition(all) { return all }
+            if Date() > deadline { throw TestFailure("timed out after \(timeout) s waiting for \(what); received: \(all.map { "\($0.channel) \($0.status) \($0.error ?? "")" })") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+}

@@ -36,7 +36,9 @@ struct LibraryPresetTests {
             "presets/f.yml": "#No space after the hash\r\nhats: {}\r\n",
         ])
         let descriptions = Dictionary(uniqueKeysWithValues: w.presets.map { ($0.name, $0.description) })
-        #expect(descriptions == ["a": "Plain comment", "b": "Several hashes and spaces", "c": "", "d": "", "e": "", "f": "No space after the hash"])
+        #expect(descriptions == [
+            "a": "Plain comment", "b": "Several hashes and spaces", "c": "", "d": "", "e": "", "f": "No space after the hash",
+        ])
     }
 
     @Test("a workspace without a presets directory has no presets")
@@ -51,8 +53,7 @@ struct LibraryPresetTests {
     @Test("configs are the presets plus the workspace's ralph.yml, sorted by name")
     func configsIncludeRalphYml() {
         let w = LibraryPresetWorkspace([
-            "presets/alpha.yml": "# Alpha preset\n",
-            "presets/zeta.yaml": "",
+            "presets/alpha.yml": "# Alpha preset\n", "presets/zeta.yaml": "",
             "ralph.yml": "# The workspace config\ncli:\n  backend: claude\n",
         ])
         #expect(w.configs == [

@@ -119,8 +119,11 @@ public final class ApprovalsInboxModel: LiveFeed {
     @ObservationIgnored private var asked: Set<String> = []
     @ObservationIgnored private var hasConnected = false
     @ObservationIgnored private var running = false
-    /// Counts ``watch()`` calls, so a change reported to an older watch (before a suspend) is ignored.
-    @ObservationIgnored private var watchGeneration = 0
+    /// Where the SDK model's changes are reported while watched; finished by ``suspend()``, so a change reported to
+    /// an older watch is never handled.
+    @ObservationIgnored private var changes: AsyncStream<Void>.Continuation?
+    /// The watch of the SDK model and the reads each change starts; ``suspend()`` cancels them.
+    @ObservationIgnored let tasks = ModelTasks()
 
     public init(client: RalphClient, capabilities: Capabilities) {
         self.client = client
@@ -219,6 +222,9 @@ public final class ApprovalsInboxModel: LiveFeed {
 
     public func suspend() {
         running = false
+        changes?.finish()
+        changes = nil
+        tasks.cancelAll()
         approvals.stop()
     }
 
@@ -245,9 +251,13 @@ public final class ApprovalsInboxModel: LiveFeed {
 
     private func readDecided() async {
         do {
-            decided = try await client.approvals(state: nil).filter { $0.state != .pending }
+            let read = try await client.approvals(state: nil).filter { $0.state != .pending }
+            // Suspended meanwhile: the read was cancelled, and what it brought is not shown.
+            guard !Task.isCancelled else { return }
+            decided = read
             lastError = nil
         } catch {
+            guard !Task.isCancelled else { return }
             lastError = error.description
         }
         await readTitles()
@@ -270,27 +280,40 @@ public final class ApprovalsInboxModel: LiveFeed {
     /// answered, selections of answered approvals are dropped, and after a reconnection the pending list is read again
     /// (the stream may not have been able to replay what was missed).
     private func watch() {
-        watchGeneration += 1
-        let generation = watchGeneration
-        withObservationTracking {
-            _ = approvals.pending
-            _ = approvals.connection
-        } onChange: { [weak self] in
-            Task { @MainActor in self?.changed(generation) }
+        changes?.finish()
+        // Observation reports a change before it is made: the watch handles it on the main actor, after it was made.
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        changes = continuation
+        track(continuation)
+        tasks.spawn { [weak self] in
+            for await _ in stream {
+                guard let self, self.running else { return }
+                self.track(continuation)
+                self.changed()
+            }
         }
     }
 
-    private func changed(_ generation: Int) {
-        guard running, generation == watchGeneration else { return }
-        watch()
+    /// Reports the next change of what the inbox follows (observation reports one change per registration).
+    private func track(_ changes: AsyncStream<Void>.Continuation) {
+        withObservationTracking {
+            _ = approvals.pending
+            _ = approvals.connection
+        } onChange: {
+            changes.yield()
+        }
+    }
+
+    private func changed() {
         let ids = Set(approvals.pending.map(\.id))
         selection = selection.filter(ids.contains)
         let reconnected = approvals.connection == .connected && hasConnected
         if approvals.connection == .connected { hasConnected = true }
-        Task {
-            if reconnected { await approvals.refresh() }
-            await readTitles()
-            if filter == .all { await readDecided() }
+        tasks.spawn { [weak self] in
+            guard let self else { return }
+            if reconnected { await self.approvals.refresh() }
+            await self.readTitles()
+            if self.filter == .all { await self.readDecided() }
         }
     }
 

@@ -19,24 +19,16 @@ struct SessionTarget: ParsableArguments {
 
 struct PauseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause a live run (SIGSTOP to its process group).")
-
     @OptionGroup var target: SessionTarget
-
-    @MainActor
-    func run() async throws {
+    @MainActor func run() async throws {
         try await target.perform { "paused (pid \(try await $0.pause(target.id).pid)) — resume with: ralph-mobile resume \(target.id)" }
     }
 }
 
 struct ResumeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume a paused run (SIGCONT).")
-
     @OptionGroup var target: SessionTarget
-
-    @MainActor
-    func run() async throws {
-        try await target.perform { "resumed (pid \(try await $0.resume(target.id).pid))" }
-    }
+    @MainActor func run() async throws { try await target.perform { "resumed (pid \(try await $0.resume(target.id).pid))" } }
 }
 
 struct StopCommand: AsyncParsableCommand {

@@ -5,24 +5,12 @@ import SwiftUI
 /// Every tool call waiting for a person, across conversations, live; tap one for its sheet, or select several and
 /// allow or deny them at once. Builds its ``ApprovalsInboxModel`` and registers it as a live feed.
 struct ApprovalsInboxView: View {
-    @Environment(AppModel.self) private var app
-    @State private var model: ApprovalsInboxModel?
-
     var body: some View {
-        Group {
-            if let model {
-                ApprovalsInboxContent(model: model)
-            } else {
-                ProgressView("Loading approvals…")
-            }
-        }
-        .navigationTitle("Approvals")
-        .task {
-            guard model == nil, let client = app.client else { return }
-            let inbox = ApprovalsInboxModel(client: client, capabilities: app.capabilities)
-            model = inbox
-            app.feeds.register(inbox)
-            await inbox.start()
+        LiveFeedScreen(
+            title: "Approvals", loading: "Loading approvals…",
+            make: { ApprovalsInboxModel(client: $0, capabilities: $1) }, start: { await $0.start() }
+        ) {
+            ApprovalsInboxContent(model: $0)
         }
     }
 }

@@ -5,24 +5,12 @@ import SwiftUI
 /// The conversations: pinned first, newest activity next, live, page by page as it scrolls. Builds its
 /// ``ConversationsListModel`` from the active server's client and registers it as a live feed.
 struct ConversationsListView: View {
-    @Environment(AppModel.self) private var app
-    @State private var model: ConversationsListModel?
-
     var body: some View {
-        Group {
-            if let model {
-                ConversationsListContent(model: model)
-            } else {
-                ProgressView("Loading conversations…")
-            }
-        }
-        .navigationTitle("Conversations")
-        .task {
-            guard model == nil, let client = app.client else { return }
-            let list = ConversationsListModel(client: client, capabilities: app.capabilities)
-            model = list
-            app.feeds.register(list)
-            await list.start()
+        LiveFeedScreen(
+            title: "Conversations", loading: "Loading conversations…",
+            make: { ConversationsListModel(client: $0, capabilities: $1) }, start: { await $0.start() }
+        ) {
+            ConversationsListContent(model: $0)
         }
     }
 }

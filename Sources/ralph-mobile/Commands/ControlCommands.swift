@@ -4,17 +4,9 @@ import RalphAPI
 import RalphMobileKit
 
 /// Arguments of the commands that act on one session.
-struct SessionTarget: ParsableArguments {
+struct SessionTarget: ServerTarget {
     @OptionGroup var server: ServerOptions
-
-    @Argument(help: "The session id (or a unique prefix of it).")
-    var id: String
-
-    /// Runs an action on the session and prints what it says.
-    @MainActor
-    func perform(_ action: (RalphClient) async throws -> String) async throws {
-        try await withClient(server) { client in say(try await action(client)) }
-    }
+    @Argument(help: "The session id (or a unique prefix of it).") var id: String
 }
 
 struct PauseCommand: AsyncParsableCommand {

@@ -5,11 +5,10 @@ import SwiftUI
 /// A screen over a live model built from the active server's client (the conversations list, the approvals inbox):
 /// a spinner until the model exists, then its content. The model is built once, registered with the app's live
 /// feeds (suspended in the background, resumed on return) and started. Layout only; the rules are in the model.
-struct LiveFeedScreen<Model: LiveFeed, Content: View>: View {
+struct LiveFeedScreen<Model: StartableFeed, Content: View>: View {
     let title: String
     let loading: String
     let make: @MainActor (RalphClient, Capabilities) -> Model
-    let start: @MainActor (Model) async -> Void
     @ViewBuilder let content: (Model) -> Content
 
     @Environment(AppModel.self) private var app
@@ -29,7 +28,16 @@ struct LiveFeedScreen<Model: LiveFeed, Content: View>: View {
             let made = make(client, app.capabilities)
             model = made
             app.feeds.register(made)
-            await start(made)
+            await made.start()
         }
     }
 }
+
+/// A live model that starts itself: reads what it shows, then follows its stream until suspended.
+@MainActor
+protocol StartableFeed: LiveFeed {
+    func start() async
+}
+
+extension ApprovalsInboxModel: StartableFeed {}
+extension ConversationsListModel: StartableFeed {}

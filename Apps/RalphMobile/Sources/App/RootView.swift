@@ -66,8 +66,10 @@ struct SectionRoot: View {
         switch section {
         case .sessions: SessionsListView()
         case .newRun: NewRunView()
-        case .conversations: ConversationsListView()
-        case .approvals: ApprovalsInboxView()
+        case .conversations:
+            LiveFeedScreen(title: "Conversations", loading: "Loading conversations…", make: ConversationsListModel.init) { ConversationsListContent(model: $0) }
+        case .approvals:
+            LiveFeedScreen(title: "Approvals", loading: "Loading approvals…", make: ApprovalsInboxModel.init) { ApprovalsInboxContent(model: $0) }
         case .library: LibraryView()
         case .settings: SettingsView()
         }

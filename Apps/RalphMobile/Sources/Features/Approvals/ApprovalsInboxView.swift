@@ -3,19 +3,7 @@ import RalphMobilePresentation
 import SwiftUI
 
 /// Every tool call waiting for a person, across conversations, live; tap one for its sheet, or select several and
-/// allow or deny them at once. Builds its ``ApprovalsInboxModel`` and registers it as a live feed.
-struct ApprovalsInboxView: View {
-    var body: some View {
-        LiveFeedScreen(
-            title: "Approvals", loading: "Loading approvals…",
-            make: { ApprovalsInboxModel(client: $0, capabilities: $1) }, start: { await $0.start() }
-        ) {
-            ApprovalsInboxContent(model: $0)
-        }
-    }
-}
-
-/// The inbox's layout over its model.
+/// allow or deny them at once. ``SectionRoot`` shows it in a ``LiveFeedScreen``, which builds and starts its model.
 struct ApprovalsInboxContent: View {
     @Bindable var model: ApprovalsInboxModel
 
@@ -86,17 +74,7 @@ struct ApprovalsInboxContent: View {
             }
         }
         .overlay(alignment: .bottom) {
-            if let text = model.toast {
-                Text(text)
-                    .font(.footnote)
-                    .padding(10)
-                    .background(Color(theme: .surfaceRaised), in: Capsule())
-                    .padding(.bottom, 12)
-                    .task(id: text) {
-                        try? await Task.sleep(for: .seconds(4))
-                        model.clearNotice()
-                    }
-            }
+            ToastView(text: model.toast, onShown: model.clearNotice).padding(.bottom, 12)
         }
     }
 

@@ -2,20 +2,8 @@ import RalphAPI
 import RalphMobilePresentation
 import SwiftUI
 
-/// The conversations: pinned first, newest activity next, live, page by page as it scrolls. Builds its
-/// ``ConversationsListModel`` from the active server's client and registers it as a live feed.
-struct ConversationsListView: View {
-    var body: some View {
-        LiveFeedScreen(
-            title: "Conversations", loading: "Loading conversations…",
-            make: { ConversationsListModel(client: $0, capabilities: $1) }, start: { await $0.start() }
-        ) {
-            ConversationsListContent(model: $0)
-        }
-    }
-}
-
-/// The list's layout over its model.
+/// The conversations: pinned first, newest activity next, live, page by page as it scrolls. ``SectionRoot`` shows it
+/// in a ``LiveFeedScreen``, which builds and starts its model.
 struct ConversationsListContent: View {
     @Bindable var model: ConversationsListModel
 
@@ -134,18 +122,8 @@ struct ConversationsListContent: View {
         }
     }
 
-    @ViewBuilder private var toast: some View {
-        if let text = model.toast {
-            Text(text)
-                .font(.footnote)
-                .padding(10)
-                .background(Color(theme: .surfaceRaised), in: Capsule())
-                .padding(.bottom, 12)
-                .task(id: text) {
-                    try? await Task.sleep(for: .seconds(4))
-                    model.clearNotice()
-                }
-        }
+    private var toast: some View {
+        ToastView(text: model.toast, onShown: model.clearNotice).padding(.bottom, 12)
     }
 
     private func run(_ action: ConversationAction, on id: String) {

@@ -66,10 +66,8 @@ struct SectionRoot: View {
         switch section {
         case .sessions: SessionsListView()
         case .newRun: NewRunView()
-        case .conversations:
-            LiveFeedScreen(title: "Conversations", loading: "Loading conversations…", make: ConversationsListModel.init) { ConversationsListContent(model: $0) }
-        case .approvals:
-            LiveFeedScreen(title: "Approvals", loading: "Loading approvals…", make: ApprovalsInboxModel.init) { ApprovalsInboxContent(model: $0) }
+        case .conversations: ConversationsListView()
+        case .approvals: ApprovalsInboxView()
         case .library: LibraryView()
         case .settings: SettingsView()
         }

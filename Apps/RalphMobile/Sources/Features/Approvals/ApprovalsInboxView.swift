@@ -3,7 +3,7 @@ import RalphMobilePresentation
 import SwiftUI
 
 /// Every tool call waiting for a person, across conversations, live; tap one for its sheet, or select several and
-/// allow or deny them at once. ``SectionRoot`` shows it in a ``LiveFeedScreen``, which builds and starts its model.
+/// allow or deny them at once. Shown by ``ApprovalsInboxView``.
 struct ApprovalsInboxContent: View {
     @Bindable var model: ApprovalsInboxModel
 
@@ -196,4 +196,11 @@ struct BatchDecisionView: View {
 
 #Preview("Batch deny") {
     BatchDecisionView(confirmation: ChatFixtures.batchConfirmation)
+}
+
+/// The approvals inbox as a section of the app: ``LiveFeedScreen`` builds, registers and starts its ``ApprovalsInboxModel``.
+struct ApprovalsInboxView: View {
+    var body: some View {
+        LiveFeedScreen(title: "Approvals", loading: "Loading approvals…", make: ApprovalsInboxModel.init) { ApprovalsInboxContent(model: $0) }
+    }
 }

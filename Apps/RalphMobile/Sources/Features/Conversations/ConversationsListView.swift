@@ -2,8 +2,7 @@ import RalphAPI
 import RalphMobilePresentation
 import SwiftUI
 
-/// The conversations: pinned first, newest activity next, live, page by page as it scrolls. ``SectionRoot`` shows it
-/// in a ``LiveFeedScreen``, which builds and starts its model.
+/// The conversations: pinned first, newest activity next, live, page by page as it scrolls. Shown by ``ConversationsListView``.
 struct ConversationsListContent: View {
     @Bindable var model: ConversationsListModel
 
@@ -146,5 +145,12 @@ struct ConversationsListContent: View {
             ConversationRowView(row: row)
         }
         .navigationTitle("Conversations")
+    }
+}
+
+/// The conversations list as a section of the app: ``LiveFeedScreen`` builds, registers and starts its ``ConversationsListModel``.
+struct ConversationsListView: View {
+    var body: some View {
+        LiveFeedScreen(title: "Conversations", loading: "Loading conversations…", make: ConversationsListModel.init) { ConversationsListContent(model: $0) }
     }
 }

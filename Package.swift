@@ -153,10 +153,17 @@ let package = Package(
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
+        // The client tests' shared harness base: a real server with fake-ralph runs and, optionally, Claude chats.
+        .target(
+            name: "ClientTestSupport",
+            dependencies: ["TestSupport", "RalphMobileKit", "RalphMobileServer", "RalphSimulator", "RalphAPI"],
+            path: "Tests/ClientTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "RalphMobileKitTests",
             dependencies: [
-                "RalphMobileKit", "RalphAPI", "RalphFiles", "RalphSimulator", "AgentRunner", "TestSupport",
+                "RalphMobileKit", "RalphAPI", "RalphFiles", "RalphSimulator", "AgentRunner", "TestSupport", "ClientTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: swiftSettings
@@ -165,7 +172,7 @@ let package = Package(
             name: "RalphMobilePresentationTests",
             dependencies: [
                 "RalphMobilePresentation", "RalphMobileKit", "RalphAPI", "RalphFiles", "RalphSimulator", "AgentRunner",
-                "TestSupport",
+                "TestSupport", "ClientTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -5,6 +5,21 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// The products of the dependencies that several targets use, named once so that each target's dependency list
+/// reads as one line of names.
+let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
+let serviceLifecycle: Target.Dependency = .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+let yams: Target.Dependency = .product(name: "Yams", package: "Yams")
+let hummingbird: Target.Dependency = .product(name: "Hummingbird", package: "hummingbird")
+let hummingbirdTesting: Target.Dependency = .product(name: "HummingbirdTesting", package: "hummingbird")
+let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
+let deque: Target.Dependency = .product(name: "DequeModule", package: "swift-collections")
+let grdb: Target.Dependency = .product(name: "GRDB", package: "GRDB.swift")
+let asyncHTTPClient: Target.Dependency = .product(name: "AsyncHTTPClient", package: "async-http-client")
+let nioSSL: Target.Dependency = .product(name: "NIOSSL", package: "swift-nio-ssl")
+let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
+func nio(_ name: String) -> Target.Dependency { .product(name: name, package: "swift-nio") }
+
 let package = Package(
     name: "ralph-mobile",
     platforms: [.macOS(.v15), .iOS(.v17)],
@@ -39,12 +54,7 @@ let package = Package(
         // ralph's on-disk world: events codec, discovery, tailing, liveness, state fold.
         .target(
             name: "RalphFiles",
-            dependencies: [
-                "RalphAPI", "CFileSupport",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Yams", package: "Yams"),
-            ],
+            dependencies: ["RalphAPI", "CFileSupport", logging, serviceLifecycle, yams],
             swiftSettings: swiftSettings
         ),
         // Writes runs in ralph's real file layout: the --demo loop and the ralph test double.
@@ -53,13 +63,13 @@ let package = Package(
         .target(name: "CProcessSupport"),
         .target(
             name: "AgentRunner",
-            dependencies: ["RalphAPI", "RalphFiles", "CProcessSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["RalphAPI", "RalphFiles", "CProcessSupport", logging],
             swiftSettings: swiftSettings
         ),
         // A double of `ralph run` for tests (ralph cannot be installed here): files, flock, signals, exit codes.
         .executableTarget(
             name: "fake-ralph",
-            dependencies: ["RalphSimulator", "RalphFiles", "RalphAPI", .product(name: "Yams", package: "Yams")],
+            dependencies: ["RalphSimulator", "RalphFiles", "RalphAPI", yams],
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "fake-claude", dependencies: ["RalphAPI"], swiftSettings: swiftSettings),
@@ -68,36 +78,27 @@ let package = Package(
         // A double of the Anthropic Messages API, so the real Claude Code CLI runs in tests against scripted replies.
         .executableTarget(
             name: "fake-anthropic",
-            dependencies: ["RalphAPI", "ModelAPIDouble", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: ["RalphAPI", "ModelAPIDouble", hummingbird],
             swiftSettings: swiftSettings
         ),
         // A double of an OpenAI-compatible chat completions server, for the auto-reply judge's tests.
         .executableTarget(
             name: "fake-llm",
-            dependencies: ["RalphAPI", "ModelAPIDouble", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: ["RalphAPI", "ModelAPIDouble", hummingbird],
             swiftSettings: swiftSettings
         ),
         // Notifications' cryptography and payloads, Foundation + Crypto only: Web Push (RFC 8291 aes128gcm, RFC 8292
         // VAPID), the APNs provider token, webhook signatures.
         .target(
             name: "RalphNotify",
-            dependencies: ["RalphAPI", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["RalphAPI", crypto],
             swiftSettings: swiftSettings
         ),
         // Hummingbird application: routes, auth, SSE, event hub.
         .target(
             name: "RalphMobileServer",
-            dependencies: [
-                "RalphAPI", "RalphFiles", "RalphSimulator", "AgentRunner", "RalphNotify",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "DequeModule", package: "swift-collections"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ],
+            dependencies: ["RalphAPI", "RalphFiles", "RalphSimulator", "AgentRunner", "RalphNotify", hummingbird, crypto, logging,
+                serviceLifecycle, deque, grdb, asyncHTTPClient, nioSSL],
             // The web dashboard: plain HTML, CSS and JavaScript modules, no build step.
             resources: [.copy("Resources/web")],
             swiftSettings: swiftSettings
@@ -105,7 +106,7 @@ let package = Package(
         // Client SDK for every client (terminal, iOS, tests): HTTP client, SSE with resume, @Observable models.
         .target(
             name: "RalphMobileKit",
-            dependencies: ["RalphAPI", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            dependencies: ["RalphAPI", asyncHTTPClient],
             swiftSettings: swiftSettings
         ),
         // What the native iOS app shows and does, as Foundation-only @Observable models and values (Apps/RalphMobile only
@@ -118,38 +119,30 @@ let package = Package(
         // The terminal client.
         .executableTarget(
             name: "ralph-mobile",
-            dependencies: ["RalphMobileKit", "RalphAPI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["RalphMobileKit", "RalphAPI", argumentParser],
             swiftSettings: swiftSettings
         ),
         // Load client for scripts/bench: raw NIO SSE connections against the built server and nginx + nchan.
         .executableTarget(
             name: "ralph-mobile-bench",
-            dependencies: [
-                "RalphSimulator", "RalphFiles", "RalphAPI",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            ],
+            dependencies: ["RalphSimulator", "RalphFiles", "RalphAPI", nio("NIOCore"), nio("NIOPosix"), nio("NIOHTTP1"),
+                nio("NIOConcurrencyHelpers")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "ralph-mobile-server",
-            dependencies: [
-                "RalphMobileServer", "RalphSimulator",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
+            dependencies: ["RalphMobileServer", "RalphSimulator", argumentParser],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "RalphAPITests", dependencies: ["RalphAPI"], swiftSettings: swiftSettings),
         .testTarget(
             name: "RalphNotifyTests",
-            dependencies: ["RalphNotify", "RalphAPI", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["RalphNotify", "RalphAPI", crypto],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "RalphFilesTests",
-            dependencies: ["RalphFiles", "RalphSimulator", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            dependencies: ["RalphFiles", "RalphSimulator", serviceLifecycle],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "RalphSimulatorTests", dependencies: ["RalphSimulator", "RalphFiles"], swiftSettings: swiftSettings),
@@ -157,46 +150,39 @@ let package = Package(
         // Real servers on port 0, temporary directories and polling helpers, shared by the server and client tests.
         .target(
             name: "TestSupport",
-            dependencies: [
-                "RalphMobileServer", "AgentRunner", "RalphAPI",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
+            dependencies: ["RalphMobileServer", "AgentRunner", "RalphAPI", asyncHTTPClient, hummingbird,
+                serviceLifecycle, logging],
             path: "Tests/TestSupport",
+            swiftSettings: swiftSettings
+        ),
+        // The client tests' shared harness base: a real server with fake-ralph runs and, optionally, Claude chats.
+        .target(
+            name: "ClientTestSupport",
+            dependencies: ["TestSupport", "RalphMobileKit", "RalphMobileServer", "RalphSimulator", "RalphAPI"],
+            path: "Tests/ClientTestSupport",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "RalphMobileKitTests",
-            dependencies: [
-                "RalphMobileKit", "RalphAPI", "RalphFiles", "RalphSimulator", "AgentRunner", "TestSupport",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            ],
+            dependencies: ["RalphMobileKit", "RalphAPI", "RalphFiles", "RalphSimulator", "AgentRunner", "TestSupport", "ClientTestSupport",
+                asyncHTTPClient],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "RalphMobilePresentationTests",
-            dependencies: [
-                "RalphMobilePresentation", "RalphMobileKit", "RalphAPI", "RalphFiles", "RalphSimulator", "AgentRunner",
-                "TestSupport",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Yams", package: "Yams"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
+            dependencies: ["RalphMobilePresentation", "RalphMobileKit", "RalphAPI", "RalphFiles", "RalphSimulator",
+                "AgentRunner", "TestSupport", "ClientTestSupport", asyncHTTPClient, yams, hummingbird, serviceLifecycle, nio("NIOCore"),
+                logging],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "RalphMobileServerTests",
             dependencies: [
                 "RalphMobileServer", "RalphSimulator", "TestSupport", "AgentRunner",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                grdb,
+                asyncHTTPClient,
                 // In-process router tests (`app.test(.router)`): request/response rules without a socket.
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                hummingbirdTesting,
             ],
             swiftSettings: swiftSettings
         ),

@@ -3,6 +3,20 @@
 // package, does not build ordo-one/benchmark. Run: `swift package --package-path Benchmarks benchmark`.
 import PackageDescription
 
+/// A product of the project itself (the package one directory up).
+func ralph(_ product: String) -> Target.Dependency { .product(name: product, package: "ralph-mobile") }
+
+/// A micro-benchmark (`Benchmarks/<name>/`), run by ordo-one/benchmark's plugin; each one reads the shared corpus of
+/// real ralph event lines.
+func benchmark(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: [.product(name: "Benchmark", package: "benchmark"), "BenchCorpus"] + dependencies,
+        path: "Benchmarks/\(name)",
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    )
+}
+
 let package = Package(
     name: "ralph-mobile-benchmarks",
     platforms: [.macOS(.v15)],
@@ -16,44 +30,18 @@ let package = Package(
         // Real ralph event lines shared by the micro-benchmarks.
         .target(name: "BenchCorpus", path: "Sources/BenchCorpus"),
         // JSONL event decoder: a ralph events line → RalphEvent → the `workflow` payload the server sends.
-        .executableTarget(
-            name: "Codec",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                "BenchCorpus",
-                .product(name: "RalphFiles", package: "ralph-mobile"),
-                .product(name: "RalphAPI", package: "ralph-mobile"),
-            ],
-            path: "Benchmarks/Codec",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
+        benchmark("Codec", [ralph("RalphFiles"), ralph("RalphAPI")]),
         // SSE frame encoder (server) and SSE parser (client SDK).
-        .executableTarget(
-            name: "SSE",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                "BenchCorpus",
-                .product(name: "RalphFiles", package: "ralph-mobile"),
-                .product(name: "RalphAPI", package: "ralph-mobile"),
-                .product(name: "RalphMobileKit", package: "ralph-mobile"),
+        benchmark(
+            "SSE",
+            [
+                ralph("RalphFiles"), ralph("RalphAPI"), ralph("RalphMobileKit"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Benchmarks/SSE",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+            ]
         ),
         // The state fold: a run's events → RunState → session status/detail.
-        .executableTarget(
-            name: "StateFold",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                "BenchCorpus",
-                .product(name: "RalphFiles", package: "ralph-mobile"),
-                .product(name: "RalphAPI", package: "ralph-mobile"),
-            ],
-            path: "Benchmarks/StateFold",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
+        benchmark("StateFold", [ralph("RalphFiles"), ralph("RalphAPI")]),
         // Figure 6: a workspace of 1 000 runs / 10 M event lines against a release ralph-mobile-server.
         .executableTarget(
             name: "workspace-scale",

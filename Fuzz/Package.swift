@@ -8,6 +8,14 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// A product of the project itself (the package one directory up).
+func ralph(_ product: String) -> Target.Dependency { .product(name: product, package: "ralph-mobile") }
+
+/// A libFuzzer executable: FuzzSupport (the driver's entry point and the shared checks) and what it fuzzes.
+func fuzzer(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .executableTarget(name: name, dependencies: ["FuzzSupport"] + dependencies, swiftSettings: swiftSettings)
+}
+
 let package = Package(
     name: "ralph-mobile-fuzz",
     platforms: [.macOS(.v15)],
@@ -24,63 +32,32 @@ let package = Package(
         .target(name: "CFuzzerDriver"),
         // A ralph events file: LineSplitter → EventLineDecoder (the lenient JSONParser) → RunState fold → the
         // `workflow` payload the server sends (JSONWriter), which must parse back to the same value.
-        .executableTarget(
-            name: "events-line",
-            dependencies: [
-                "FuzzSupport",
-                .product(name: "RalphFiles", package: "ralph-mobile"),
-                .product(name: "RalphAPI", package: "ralph-mobile"),
-            ],
-            swiftSettings: swiftSettings
-        ),
+        fuzzer("events-line", [ralph("RalphFiles"), ralph("RalphAPI")]),
         // The SDK's SSE parser, its source file itself (a symbolic link to Sources/RalphMobileKit/Streaming/
         // SSEParser.swift, which imports nothing): building RalphMobileKit would build AsyncHTTPClient, swift-nio
         // and BoringSSL, minutes that CI cannot spare, for one dependency-free file.
         .target(name: "SDKSSEParser", swiftSettings: swiftSettings),
         // The SSE parser: any chunking of a stream must give the same outputs as the whole stream at once.
-        .executableTarget(name: "sse", dependencies: ["FuzzSupport", "SDKSSEParser"], swiftSettings: swiftSettings),
+        fuzzer("sse", ["SDKSSEParser"]),
         // Claude Code's stdout: ClaudeLineSplitter (any chunking, the oversized-line cap) → ClaudeStreamDecoder.
-        .executableTarget(
-            name: "claude-stream",
-            dependencies: [
-                "FuzzSupport",
-                .product(name: "AgentRunner", package: "ralph-mobile"),
-                .product(name: "RalphAPI", package: "ralph-mobile"),
-            ],
-            swiftSettings: swiftSettings
-        ),
+        fuzzer("claude-stream", [ralph("AgentRunner"), ralph("RalphAPI")]),
         // A preset or ralph.yml: RalphYAML, RalphConfigValidator, and PresetLibrary reading it from a workspace.
-        .executableTarget(
-            name: "preset-yaml",
-            dependencies: [
-                "FuzzSupport",
-                .product(name: "RalphFiles", package: "ralph-mobile"),
-                .product(name: "RalphAPI", package: "ralph-mobile"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        // The request body types of the server's routes, and how an input picks one (its first byte).
-        .target(name: "FuzzRequests", dependencies: [.product(name: "RalphAPI", package: "ralph-mobile")], swiftSettings: swiftSettings),
+        fuzzer("preset-yaml", [ralph("RalphFiles"), ralph("RalphAPI")]),
+        // The request body types of the server's routes, how an input picks one (its first byte), the round-trip check.
+        .target(name: "FuzzRequests", dependencies: ["FuzzSupport", ralph("RalphAPI")], swiftSettings: swiftSettings),
         // Request bodies with the server's decoder settings (a default JSONDecoder); needs only RalphAPI.
-        .executableTarget(
-            name: "request-body",
-            dependencies: ["FuzzSupport", "FuzzRequests", .product(name: "RalphAPI", package: "ralph-mobile")],
-            swiftSettings: swiftSettings
-        ),
+        fuzzer("request-body", ["FuzzRequests", ralph("RalphAPI")]),
         // The same corpus through the server's own path: `request.decode(as:context:)` with its AppRequestContext.
         // Builds the whole server (several minutes), so CI leaves it out; `scripts/fuzz request-body-server` runs it.
-        .executableTarget(
-            name: "request-body-server",
-            dependencies: [
-                "FuzzSupport", "FuzzRequests",
-                .product(name: "RalphMobileServer", package: "ralph-mobile"),
-                .product(name: "RalphAPI", package: "ralph-mobile"),
+        fuzzer(
+            "request-body-server",
+            [
+                "FuzzRequests", ralph("RalphMobileServer"), ralph("RalphAPI"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swiftSettings
+            ]
         ),
     ]
 )

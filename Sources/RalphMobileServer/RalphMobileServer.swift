@@ -232,15 +232,16 @@ struct BackgroundService: Service {
     func run() async throws {
         chat.startRecovery()
         supervisor.restoreWhenReady()
-        let demoTask = demo.map { demo in
-            Task {
-                logger.notice("demo: a simulated ralph loop is starting; watch it in the sessions list")
-                await demo.run()
-            }
-        }
         let interval = Duration.milliseconds(Int(heartbeatInterval * 1000))
         let tick = min(Duration.seconds(1), interval / 2)
         await withTaskGroup(of: Void.self) { group in
+            if let demo {
+                // A child of this service: stopped below before the group is left, so the group's wait ends.
+                group.addTask {
+                    logger.notice("demo: a simulated ralph loop is starting; watch it in the sessions list")
+                    await demo.run()
+                }
+            }
             group.addTask {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: tick)
@@ -293,12 +294,13 @@ struct BackgroundService: Service {
             try? await gracefulShutdown()
             hub.stateQueue.finish()
             group.cancelAll()
+            // Cancelling does not end the demo (it waits for its child): stopping it does.
+            await demo?.stop()
         }
-        await demo?.stop()
-        await demoTask?.value
         hub.closeAll()
         chat.chatHub.closeAll()
         await chat.shutdown()
         await supervisor.shutdown()
+        await watchdog.shutdown()
     }
 }

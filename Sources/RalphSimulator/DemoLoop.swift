@@ -205,14 +205,15 @@ public final class DemoLoop: Sendable {
 
     /// How many runs the workspace has seen (its `.ralph/events-*.jsonl` files).
     static func runCount(in workspace: String) -> Int {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: workspace + "/.ralph")) ?? []
-        return names.filter { $0.hasPrefix("events-") && $0.hasSuffix(".jsonl") }.count
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: RalphLayout(workspace: workspace).stateDirectory)) ?? []
+        return names.filter { $0.hasPrefix(RalphLayout.runFilePrefix) && $0.hasSuffix(RalphLayout.runFileSuffix) }.count
     }
 
     /// Creates the demo workspace with a ralph.yml and a PROMPT.md, like `ralph init` would.
     public static func prepareWorkspace(_ workspace: String) throws {
-        try FileManager.default.createDirectory(atPath: workspace + "/.ralph/agent", withIntermediateDirectories: true)
-        let config = workspace + "/ralph.yml"
+        let layout = RalphLayout(workspace: workspace)
+        try FileManager.default.createDirectory(atPath: layout.agentDirectory, withIntermediateDirectories: true)
+        let config = layout.configFiles[0]
         if !FileManager.default.fileExists(atPath: config) {
             try Data(DemoTask.config.utf8).write(to: URL(fileURLWithPath: config))
         }

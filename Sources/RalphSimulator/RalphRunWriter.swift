@@ -31,18 +31,20 @@ public final class RalphRunWriter {
     }
 
     public let workspace: String
-    public let stateDirectory: String
+    /// Where ralph's files are in ``workspace``.
+    public let layout: RalphLayout
+    public var stateDirectory: String { layout.stateDirectory }
     public private(set) var eventsFile: String = ""
     public private(set) var startedAt = Date()
     private var lockFD: Int32 = -1
 
     public init(workspace: String) throws {
         self.workspace = workspace
-        self.stateDirectory = workspace + "/.ralph"
+        self.layout = RalphLayout(workspace: workspace)
         do {
-            try FileManager.default.createDirectory(atPath: stateDirectory + "/agent", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: layout.agentDirectory, withIntermediateDirectories: true)
         } catch {
-            throw WriterError.io("cannot create \(stateDirectory)/agent: \(error)")
+            throw WriterError.io("cannot create \(layout.agentDirectory): \(error)")
         }
     }
 
@@ -51,7 +53,7 @@ public final class RalphRunWriter {
     /// Starts a run: takes the loop lock, creates the events file and points `current-events` at it.
     public func begin(prompt: String, at date: Date = Date()) throws {
         startedAt = date
-        let lockPath = stateDirectory + "/loop.lock"
+        let lockPath = layout.loopLock
         let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw WriterError.io("cannot open \(lockPath): \(String(cString: strerror(errno)))") }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
@@ -69,18 +71,18 @@ public final class RalphRunWriter {
         _ = lockBytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
 
         let stamp = Self.fileStamp(date)
-        var name = "events-\(stamp).jsonl"
+        var name = RalphLayout.runFileName(stamp: stamp)
         var suffix = 1
         while FileManager.default.fileExists(atPath: stateDirectory + "/" + name) {
             // Two runs in the same second: keep both files.
             suffix += 1
-            name = "events-\(stamp)-\(suffix).jsonl"
+            name = RalphLayout.runFileName(stamp: "\(stamp)-\(suffix)")
         }
         eventsFile = stateDirectory + "/" + name
         guard FileManager.default.createFile(atPath: eventsFile, contents: nil) else { throw WriterError.io("cannot create \(eventsFile)") }
-        try? FileManager.default.removeItem(atPath: stateDirectory + "/agent/scratchpad.md")
-        try writeAtomically(".ralph/" + name, to: stateDirectory + "/current-events")
-        try writeAtomically("primary-\(stamp)", to: stateDirectory + "/current-loop-id")
+        try? FileManager.default.removeItem(atPath: layout.scratchpad)
+        try writeAtomically(RalphLayout.stateDirectoryName + "/" + name, to: layout.currentEvents)
+        try writeAtomically("primary-\(stamp)", to: layout.currentLoopID)
     }
 
     /// Appends an orchestrator record.
@@ -103,7 +105,7 @@ public final class RalphRunWriter {
 
     /// Appends to `.ralph/agent/scratchpad.md`.
     public func appendScratchpad(_ text: String) {
-        let path = stateDirectory + "/agent/scratchpad.md"
+        let path = layout.scratchpad
         if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
         guard let handle = FileHandle(forWritingAtPath: path) else { return }
         defer { try? handle.close() }

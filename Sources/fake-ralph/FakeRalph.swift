@@ -54,19 +54,19 @@ func otherCommand(_ args: [String]) -> Never {
         guard args.count >= 3 else { fail("error: the following required arguments were not provided:\n  <LOOP_ID>", code: 2) }
         let id = args[2]
         if !merging && !args.contains("-y") && !args.contains("--yes") { fail("Error: refusing to discard \(id) without confirmation (use -y)", code: 1) }
-        let registryPath = cwd + "/.ralph/loops.json"
+        let registryPath = RalphLayout(workspace: cwd).loopRegistry
         var loops: [[String: Any]] = []
         if let data = FileManager.default.contents(atPath: registryPath), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
             loops = object["loops"] as? [[String: Any]] ?? []
         }
-        let worktree = cwd + "/.worktrees/" + id
+        let worktree = RalphLayout(workspace: cwd).worktree(id)
         let entry = loops.first { $0["id"] as? String == id }
         guard entry != nil || FileManager.default.fileExists(atPath: worktree) else { fail("Error: No loop found matching '\(id)'", code: 1) }
         if let pid = entry?["pid"] as? Int, kill(pid_t(pid), 0) == 0 { fail("Error: loop \(id) is still running (pid \(pid))", code: 1) }
         func queue(_ event: [String: Any]) {
             let line: [String: Any] = ["ts": Timestamp.now(), "loop_id": id, "event": event]
             let data = try! JSONSerialization.data(withJSONObject: line, options: [.sortedKeys])
-            try? EventFileAppender.append(line: Array(data), to: cwd + "/.ralph/merge-queue.jsonl", create: true)
+            try? EventFileAppender.append(line: Array(data), to: RalphLayout(workspace: cwd).mergeQueue, create: true)
         }
         if merging {
             queue(["type": "merging", "pid": Int(getpid())])
@@ -193,10 +193,10 @@ struct FakeRalph {
             try writer.begin(prompt: prompt)
         } catch RalphRunWriter.WriterError.lockHeld {
             let name = "fake-\(getpid())"
-            workspace = cwd + "/.worktrees/" + name
+            workspace = RalphLayout(workspace: cwd).worktree(name)
             writer = try RalphRunWriter(workspace: workspace)
             try writer.begin(prompt: prompt)
-            let registry = cwd + "/.ralph/loops.json"
+            let registry = RalphLayout(workspace: cwd).loopRegistry
             var loops: [[String: Any]] = []
             if let data = FileManager.default.contents(atPath: registry), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
                 loops = object["loops"] as? [[String: Any]] ?? []
@@ -262,7 +262,7 @@ struct FakeRalph {
             // A finished worktree loop waits in the merge queue of the main repository.
             let line: [String: Any] = ["ts": Timestamp.now(), "loop_id": (workspace as NSString).lastPathComponent, "event": ["type": "queued", "prompt": prompt]]
             let data = try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys])
-            try EventFileAppender.append(line: Array(data), to: cwd + "/.ralph/merge-queue.jsonl", create: true)
+            try EventFileAppender.append(line: Array(data), to: RalphLayout(workspace: cwd).mergeQueue, create: true)
         }
         print("ralph: completed after \(iteration) iterations")
         exit(0)

@@ -6,22 +6,33 @@ import Testing
 
 /// `runs.json` is written in order: an older state never lands after a newer one.
 @Suite("Run state file (ordered persistence)")
-struct RunStateFileTests {
+final class RunStateFileTests {
+    /// A directory of this test's own (Swift Testing makes an instance per test), removed when the test is done.
+    let dir: String
+    /// The state file under test, in `dir`.
+    let file: RunStateFile
+
+    init() {
+        dir = ChildProcessTests.tempDir()
+        file = Self.stateFile(in: dir)
+    }
+
+    deinit {
+        do { try FileManager.default.removeItem(atPath: dir) } catch { Issue.record("could not remove \(dir): \(error)") }
+    }
+
+    static func stateFile(in dir: String, _ name: String = "runs.json") -> RunStateFile {
+        RunStateFile(path: dir + "/" + name, logger: Logger(label: "test"))
+    }
+
     static func state(_ n: Int) -> RunSupervisor.Persisted {
         RunSupervisor.Persisted(
             started: [], paused: [RunSupervisor.PausedRun(id: "run-\(n)", pid: n, startTicks: nil, pausedAt: "2026-01-01T10:00:00Z")]
         )
     }
 
-    static func file() -> (RunStateFile, String) {
-        let dir = ChildProcessTests.tempDir()
-        return (RunStateFile(path: dir + "/runs.json", logger: Logger(label: "test")), dir)
-    }
-
     @Test("an older state handed in after a newer one is never written")
     func olderNeverOverwritesNewer() async throws {
-        let (file, dir) = Self.file()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         file.submit(Self.state(2), version: 2)
         file.submit(Self.state(1), version: 1)
         await file.flushed(through: 2)
@@ -33,9 +44,8 @@ struct RunStateFileTests {
 
     @Test("an older state handed in while a newer one is being written is dropped, not written after it")
     func olderDuringWrite() async throws {
-        for _ in 0..<50 {
-            let (file, dir) = Self.file()
-            defer { try? FileManager.default.removeItem(atPath: dir) }
+        for attempt in 0..<50 {
+            let file = Self.stateFile(in: dir, "runs-\(attempt).json")
             file.submit(Self.state(2), version: 2)
             file.submit(Self.state(1), version: 1)
             await file.flushed(through: 2)
@@ -45,8 +55,7 @@ struct RunStateFileTests {
 
     @Test("states handed in from many tasks at once end with the newest on disk")
     func concurrentSubmits() async throws {
-        let (file, dir) = Self.file()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = self.file
         await withTaskGroup(of: Void.self) { group in
             for n in (1...200).shuffled() { group.addTask { file.submit(Self.state(n), version: n) } }
         }
@@ -56,8 +65,6 @@ struct RunStateFileTests {
 
     @Test("bytes are pretty, sorted and keep slashes unescaped (the format runs.json always had)")
     func bytes() async throws {
-        let (file, dir) = Self.file()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         var value = Self.state(1)
         value.started = [
             RunSupervisor.StartedRun(
@@ -76,8 +83,6 @@ struct RunStateFileTests {
 
     @Test("an unreadable state file is an error the supervisor logs, not an empty state")
     func unreadable() throws {
-        let (file, dir) = Self.file()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         #expect(try file.load() == nil)
         _ = FileManager.default.createFile(atPath: file.path, contents: Data("{not json".utf8))
         #expect(throws: (any Error).self) { try file.load() }

@@ -18,48 +18,36 @@ struct WireJSONTests {
         #expect(WireJSON.prettyEncoder().outputFormatting == [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     }
 
-    @Test("both encoders keep Foundation's default strategies (keys as declared, no date or data conversion)")
-    func encoderStrategies() {
-        for encoder in [WireJSON.encoder(), WireJSON.prettyEncoder()] {
-            guard case .useDefaultKeys = encoder.keyEncodingStrategy else {
-                Issue.record("keyEncodingStrategy changed")
-                continue
-            }
-            guard case .deferredToDate = encoder.dateEncodingStrategy else {
-                Issue.record("dateEncodingStrategy changed")
-                continue
-            }
-            guard case .base64 = encoder.dataEncodingStrategy else {
-                Issue.record("dataEncodingStrategy changed")
-                continue
-            }
-            guard case .throw = encoder.nonConformingFloatEncodingStrategy else {
-                Issue.record("nonConformingFloatEncodingStrategy changed")
-                continue
-            }
-        }
+    /// Foundation's default strategies, as `String(describing:)` names them: keys as declared, dates and data left
+    /// to their own `Codable` conformance (base64 for data), non-conforming floats refused.
+    static let defaultStrategies = ["useDefaultKeys", "deferredToDate", "base64", "throw"]
+
+    /// The two encoders of ``WireJSON``, as test arguments.
+    enum EncoderKind: String, CaseIterable, Sendable {
+        case compact, pretty
+
+        var encoder: JSONEncoder { self == .compact ? WireJSON.encoder() : WireJSON.prettyEncoder() }
+    }
+
+    @Test("both encoders keep Foundation's default strategies (keys as declared, no date or data conversion)", arguments: EncoderKind.allCases)
+    func encoderStrategies(_ which: EncoderKind) {
+        let encoder = which.encoder
+        let strategies = [
+            String(describing: encoder.keyEncodingStrategy), String(describing: encoder.dateEncodingStrategy),
+            String(describing: encoder.dataEncodingStrategy), String(describing: encoder.nonConformingFloatEncodingStrategy),
+        ]
+        #expect(strategies == Self.defaultStrategies, "keyEncodingStrategy, dateEncodingStrategy, dataEncodingStrategy, nonConformingFloatEncodingStrategy")
     }
 
     /// The original RalphMobile client decodes with a default `JSONDecoder`; ours must read exactly what it reads.
     @Test("the decoder is Foundation's default one")
     func decoderStrategies() {
         let decoder = WireJSON.decoder()
-        guard case .useDefaultKeys = decoder.keyDecodingStrategy else {
-            Issue.record("keyDecodingStrategy changed")
-            return
-        }
-        guard case .deferredToDate = decoder.dateDecodingStrategy else {
-            Issue.record("dateDecodingStrategy changed")
-            return
-        }
-        guard case .base64 = decoder.dataDecodingStrategy else {
-            Issue.record("dataDecodingStrategy changed")
-            return
-        }
-        guard case .throw = decoder.nonConformingFloatDecodingStrategy else {
-            Issue.record("nonConformingFloatDecodingStrategy changed")
-            return
-        }
+        let strategies = [
+            String(describing: decoder.keyDecodingStrategy), String(describing: decoder.dateDecodingStrategy),
+            String(describing: decoder.dataDecodingStrategy), String(describing: decoder.nonConformingFloatDecodingStrategy),
+        ]
+        #expect(strategies == Self.defaultStrategies, "keyDecodingStrategy, dateDecodingStrategy, dataDecodingStrategy, nonConformingFloatDecodingStrategy")
         #expect(!decoder.allowsJSON5)
         #expect(!decoder.assumesTopLevelDictionary)
     }

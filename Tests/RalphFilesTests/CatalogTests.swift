@@ -42,10 +42,7 @@ struct CatalogTests {
     @Test("liveness follows the loop.lock flock and current-events; the last lines come before the end")
     func livenessTransitions() async throws {
         let tmp = TempDir()
-        let file = tmp.file("p/.ralph/events-20260101-000000.jsonl", emitLine("task.start", "x") + "\n")
-        tmp.file("p/.ralph/current-events", ".ralph/events-20260101-000000.jsonl")
-        let lock = open(tmp.file("p/.ralph/loop.lock"), O_RDWR)
-        #expect(flock(lock, LOCK_EX | LOCK_NB) == 0)
+        let (file, lock) = startLiveRun(in: tmp, emitLine("task.start", "x") + "\n")
         let id = RunID.make(forPath: file)
         let recorder = ChangeRecorder()
         let catalog = await startCatalog([tmp.path], observer: recorder)
@@ -69,10 +66,7 @@ struct CatalogTests {
     @Test("a new run replaces the current one: the old run becomes complete")
     func newerRunTakesOver() async throws {
         let tmp = TempDir()
-        let first = tmp.file("p/.ralph/events-20260101-000000.jsonl", emitLine("task.start", "1") + "\n")
-        tmp.file("p/.ralph/current-events", ".ralph/events-20260101-000000.jsonl")
-        let lock = open(tmp.file("p/.ralph/loop.lock"), O_RDWR)
-        flock(lock, LOCK_EX)
+        let (first, lock) = startLiveRun(in: tmp, emitLine("task.start", "1") + "\n")
         defer { close(lock) }
         let catalog = await startCatalog([tmp.path])
         defer { catalog.stop() }

@@ -2,6 +2,11 @@ import Foundation
 import RalphAPI
 import RalphFiles
 import Synchronization
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A canonical temporary directory, removed at deinit.
 final class TempDir: Sendable {
@@ -31,6 +36,17 @@ final class TempDir: Sendable {
         _ = FileManager.default.createFile(atPath: p, contents: Data(text.utf8))
         return p
     }
+
+    /// Every entry below the directory with its text (`<dir>` for a directory or unreadable file): taken before and
+    /// after an operation, it shows that nothing there was written.
+    func contents() -> [String: String] {
+        var result: [String: String] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: path)
+        while let relative = enumerator?.nextObject() as? String {
+            result[relative] = (try? String(contentsOfFile: path + "/" + relative, encoding: .utf8)) ?? "<dir>"
+        }
+        return result
+    }
 }
 
 /// An event line as `ralph emit` writes it.
@@ -40,6 +56,17 @@ func emitLine(_ topic: String, _ payload: String) -> String {
 
 func appendLine(_ line: String, to file: String) {
     try! EventFileAppender.append(line: Array(line.utf8), to: file)
+}
+
+/// Makes `text` the current run of workspace `p` under `tmp` as a running ralph loop does: writes
+/// `p/.ralph/<name>`, points `current-events` at it and holds the `loop.lock` flock. Closing the returned descriptor
+/// is the loop exiting.
+func startLiveRun(in tmp: TempDir, named name: String = "events-20260101-000000.jsonl", _ text: String) -> (file: String, lock: Int32) {
+    let file = tmp.file("p/.ralph/" + name, text)
+    tmp.file("p/.ralph/current-events", ".ralph/" + name)
+    let lock = open(tmp.file("p/.ralph/loop.lock"), O_RDWR)
+    #expect(flock(lock, LOCK_EX | LOCK_NB) == 0, "the loop.lock flock")
+    return (file, lock)
 }
 
 /// Records catalog changes for assertions.

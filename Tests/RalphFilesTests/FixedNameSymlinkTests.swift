@@ -43,14 +43,7 @@ struct FixedNameFixture {
     }
 
     /// Every file under the outside directory with its content.
-    func outsideSnapshot() -> [String: String] {
-        var result: [String: String] = [:]
-        let enumerator = FileManager.default.enumerator(atPath: outside.path)
-        while let path = enumerator?.nextObject() as? String {
-            result[path] = (try? String(contentsOfFile: outside.path + "/" + path, encoding: .utf8)) ?? "<dir>"
-        }
-        return result
-    }
+    func outsideSnapshot() -> [String: String] { outside.contents() }
 
     func stores(_ resolution: RootDirectory.Resolution) -> (RootDirectory, MemoryStore, TaskStore, LoopRegistry, MergeQueue) {
         let root = RootDirectory(path: root.path, resolution: resolution)
@@ -83,6 +76,19 @@ struct FixedNameFixture {
         }
         return (accepted, leaked)
     }
+
+    /// Runs `attack` and expects that no operation served the marker and that nothing outside changed; returns the
+    /// operations that did not refuse. `what` names the linked file or directory in failure messages.
+    @discardableResult
+    func expectNothingLeaksOrChanges(
+        _ resolution: RootDirectory.Resolution, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> [String] {
+        let before = outsideSnapshot()
+        let (accepted, leaked) = attack(resolution)
+        #expect(leaked.isEmpty, "\(what): served the outside content through \(leaked)", sourceLocation: sourceLocation)
+        #expect(outsideSnapshot() == before, "\(what): the outside directory changed", sourceLocation: sourceLocation)
+        return accepted
+    }
 }
 
 @Suite("Fixed-name ralph files that link out of the root are never read, written, appended to or locked")
@@ -94,10 +100,7 @@ struct FixedNameSymlinkTests {
         for file in FixedNameFixture.files {
             let f = FixedNameFixture()
             f.linkOut(file)
-            let before = f.outsideSnapshot()
-            let (_, leaked) = f.attack(resolution)
-            #expect(leaked.isEmpty, "\(file): served the outside content through \(leaked)")
-            #expect(f.outsideSnapshot() == before, "\(file): the outside directory changed")
+            f.expectNothingLeaksOrChanges(resolution, file)
         }
     }
 
@@ -129,10 +132,7 @@ struct FixedNameSymlinkTests {
         for directory in [".ralph", ".ralph/agent"] {
             let f = FixedNameFixture()
             f.linkDirectoryOut(directory)
-            let before = f.outsideSnapshot()
-            let (accepted, leaked) = f.attack(resolution)
-            #expect(leaked.isEmpty, "\(directory): served the outside content through \(leaked)")
-            #expect(f.outsideSnapshot() == before, "\(directory): the outside directory changed")
+            let accepted = f.expectNothingLeaksOrChanges(resolution, directory)
             let agentOnly = ["loops read", "merge queue read", "events append"]
             #expect(accepted.allSatisfy { directory == ".ralph/agent" && agentOnly.contains($0) }, "\(directory): accepted \(accepted)")
         }

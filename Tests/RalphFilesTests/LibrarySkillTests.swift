@@ -25,6 +25,19 @@ private enum LibrarySkillFixture {
     static let noClose = "---\nname: never-closed\n\nThe whole text is the body\n"
     static let emptyName = "---\nname: \"\"\ndescription: Falls back to the file name\n---\nbody\n"
 
+    /// A root holding a workspace and the files given (paths relative to the root), and what the registry lists there.
+    struct Root {
+        let root = TempDir()
+        let ws: String
+
+        init(workspace: String = "ws", _ files: KeyValuePairs<String, String>) {
+            ws = root.dir(workspace)
+            for (relative, text) in files { root.file(relative, text) }
+        }
+
+        var skills: SkillRegistry.Result { SkillRegistry.skills(workspace: ws, roots: WorkspaceRoots([root.path])) }
+    }
+
     /// A workspace (inside the root `root/ws`) with a skills directory holding every kind of entry.
     static func workspace(config: String) -> (root: TempDir, ws: String, roots: WorkspaceRoots) {
         let root = TempDir()
@@ -128,19 +141,18 @@ struct LibrarySkillTests {
 
     @Test("a relative directory missing from the workspace is taken from the nearest parent that has it")
     func walkUp() throws {
-        let root = TempDir()
-        let ws = root.dir("projects/ws")
-        root.file("projects/ws/ralph.yml", "skills:\n  dirs: [shared-skills]\n")
-        root.file("shared-skills/gamma.md", "---\ndescription: From a parent\n---\nGamma body\n")
-        root.file("projects/shared-skills/delta.md", "nearer parent wins\n")
-
-        let result = SkillRegistry.skills(workspace: ws, roots: WorkspaceRoots([root.path]))
+        let r = LibrarySkillFixture.Root(workspace: "projects/ws", [
+            "projects/ws/ralph.yml": "skills:\n  dirs: [shared-skills]\n",
+            "shared-skills/gamma.md": "---\ndescription: From a parent\n---\nGamma body\n",
+            "projects/shared-skills/delta.md": "nearer parent wins\n",
+        ])
+        let result = r.skills
         #expect(result.skipped.isEmpty)
         let names = result.skills.map(\.item.name)
         #expect(names == ["delta", "ralph-tools", "robot-interaction"])
         let delta = try #require(result.skills.first { $0.item.name == "delta" })
         // Outside the workspace, the path stays absolute.
-        #expect(delta.item.path == root.path + "/projects/shared-skills/delta.md")
+        #expect(delta.item.path == r.root.path + "/projects/shared-skills/delta.md")
         #expect(delta.body == "nearer parent wins\n")
     }
 
@@ -262,11 +274,10 @@ struct LibrarySkillTests {
 
     @Test("a file skill with a built-in's name replaces the built-in")
     func fileSkillReplacesBuiltin() throws {
-        let root = TempDir()
-        let ws = root.dir("ws")
-        root.file("ws/ralph.yml", "skills:\n  dirs: [skills]\n")
-        root.file("ws/skills/ralph-tools.md", "---\ndescription: Local tools\n---\nLocal body\n")
-        let skills = SkillRegistry.skills(workspace: ws, roots: WorkspaceRoots([root.path])).skills
+        let r = LibrarySkillFixture.Root([
+            "ws/ralph.yml": "skills:\n  dirs: [skills]\n", "ws/skills/ralph-tools.md": "---\ndescription: Local tools\n---\nLocal body\n",
+        ])
+        let skills = r.skills.skills
         #expect(skills.map(\.item.name) == ["ralph-tools", "robot-interaction"])
         let tools = try #require(skills.first)
         #expect(tools.item.source == "file")

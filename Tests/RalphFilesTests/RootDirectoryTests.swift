@@ -12,6 +12,7 @@ struct ConfinementFixture {
     let root = TempDir()
     let outside = TempDir()
     let marker = "SECRET-\(UUID().uuidString)"
+    var ws: String { root.path + "/ws" }
 
     init() {
         root.file("ws/ralph.yml", "inside: true\n")
@@ -42,14 +43,10 @@ struct ConfinementFixture {
     }
 
     /// Every file under the outside directory with its content: must not change.
-    func outsideSnapshot() -> [String: String] {
-        var result: [String: String] = [:]
-        let enumerator = FileManager.default.enumerator(atPath: outside.path)
-        while let path = enumerator?.nextObject() as? String {
-            result[path] = (try? String(contentsOfFile: outside.path + "/" + path, encoding: .utf8)) ?? "<dir>"
-        }
-        return result
-    }
+    func outsideSnapshot() -> [String: String] { outside.contents() }
+
+    /// The root opened with `resolution`.
+    func directory(_ resolution: RootDirectory.Resolution) -> RootDirectory { RootDirectory(path: root.path, resolution: resolution) }
 }
 
 @Suite("Confined opens: every file under a root is opened relative to the root's descriptor")
@@ -66,7 +63,7 @@ struct RootDirectoryTests {
     @Test("regular files are read through their descriptor; a missing one is nil", arguments: resolutions)
     func readsInside(resolution: RootDirectory.Resolution) throws {
         let f = ConfinementFixture()
-        let root = RootDirectory(path: f.root.path, resolution: resolution)
+        let root = f.directory(resolution)
         #expect(try root.readFile(f.root.path + "/ws/prompts/a.md")?.text == "inside prompt\n")
         #expect(try root.readFile("ws/prompts/a.md")?.text == "inside prompt\n")
         #expect(try root.readFile(f.root.path + "/ws/prompts/missing.md") == nil)
@@ -77,7 +74,7 @@ struct RootDirectoryTests {
     @Test("paths outside the root, lexically or by .., are refused", arguments: resolutions)
     func refusesOutsidePaths(resolution: RootDirectory.Resolution) {
         let f = ConfinementFixture()
-        let root = RootDirectory(path: f.root.path, resolution: resolution)
+        let root = f.directory(resolution)
         #expect(throws: ConfinementError.outsideRoot(f.outside.path + "/secret.md")) { try root.readFile(f.outside.path + "/secret.md") }
         #expect(throws: ConfinementError.self) { try root.readFile(f.root.path + "-sibling/secret.md") }
         let up = "ws/../../" + (f.outside.path as NSString).lastPathComponent + "/secret.md"
@@ -87,52 +84,49 @@ struct RootDirectoryTests {
     @Test("a link out of the root is refused, naming the link, whether absolute, relative, a directory or through ..", arguments: resolutions)
     func refusesLinksOut(resolution: RootDirectory.Resolution) {
         let f = ConfinementFixture()
-        let root = RootDirectory(path: f.root.path, resolution: resolution)
-        let ws = f.root.path + "/ws"
-        #expect(throws: ConfinementError.symbolicLinkOutside("ws/prompts/out-absolute.md")) { try root.readFile(ws + "/prompts/out-absolute.md") }
-        #expect(throws: ConfinementError.symbolicLinkOutside("ws/prompts/out-relative.md")) { try root.readFile(ws + "/prompts/out-relative.md") }
-        #expect(throws: ConfinementError.symbolicLinkOutside("ws/prompts/out-dir")) { try root.readFile(ws + "/prompts/out-dir/secret.md") }
-        #expect(throws: ConfinementError.symbolicLinkOutside("ws/prompts/out-dir")) { try root.list(ws + "/prompts/out-dir") }
-        #expect(throws: ConfinementError.symbolicLinkOutside("ws/prompts/proc.md")) { try root.readFile(ws + "/prompts/proc.md") }
-        #expect(throws: ConfinementError.symbolicLinkOutside("ws/prompts/absolute-dotdot.md")) { try root.readFile(ws + "/prompts/absolute-dotdot.md") }
-        #expect(throws: ConfinementError.symbolicLinkOutside("ws/prompts/out-absolute.md")) { try root.status(ws + "/prompts/out-absolute.md") }
+        let root = f.directory(resolution)
+        #expect(throws: ConfinementError.symbolicLinkOutside("ws/prompts/out-absolute.md")) { try root.readFile(f.ws + "/prompts/out-absolute.md") }
+        #expect(throws: ConfinementError.symbolicLinkOutside("ws/prompts/out-relative.md")) { try root.readFile(f.ws + "/prompts/out-relative.md") }
+        #expect(throws: ConfinementError.symbolicLinkOutside("ws/prompts/out-dir")) { try root.readFile(f.ws + "/prompts/out-dir/secret.md") }
+        #expect(throws: ConfinementError.symbolicLinkOutside("ws/prompts/out-dir")) { try root.list(f.ws + "/prompts/out-dir") }
+        #expect(throws: ConfinementError.symbolicLinkOutside("ws/prompts/proc.md")) { try root.readFile(f.ws + "/prompts/proc.md") }
+        #expect(throws: ConfinementError.symbolicLinkOutside("ws/prompts/absolute-dotdot.md")) { try root.readFile(f.ws + "/prompts/absolute-dotdot.md") }
+        #expect(throws: ConfinementError.symbolicLinkOutside("ws/prompts/out-absolute.md")) { try root.status(f.ws + "/prompts/out-absolute.md") }
     }
 
     @Test("links that stay inside the root are followed, absolute ones (as ralph makes in worktrees) included", arguments: resolutions)
     func followsLinksInside(resolution: RootDirectory.Resolution) throws {
         let f = ConfinementFixture()
-        let root = RootDirectory(path: f.root.path, resolution: resolution)
-        let ws = f.root.path + "/ws"
-        #expect(try root.readFile(ws + "/prompts/in-relative.md")?.text == "inside prompt\n")
-        #expect(try root.readFile(ws + "/prompts/in-absolute.md")?.text == "inside prompt\n")
-        #expect(try root.readFile(ws + "/prompts/in-sibling.md")?.text == "shared inside\n")
-        #expect(try root.readFile(ws + "/prompts/in-dir/shared.md")?.text == "shared inside\n")
-        #expect(try root.readFile(ws + "/prompts/up-and-back.md")?.text == "inside prompt\n")
-        #expect(try root.readFile(ws + "/prompts/dangling-in.md") == nil)
-        #expect(try root.readFileAndLocation(ws + "/prompts/in-absolute.md", limit: 1024)?.location == ws + "/prompts/a.md")
+        let root = f.directory(resolution)
+        #expect(try root.readFile(f.ws + "/prompts/in-relative.md")?.text == "inside prompt\n")
+        #expect(try root.readFile(f.ws + "/prompts/in-absolute.md")?.text == "inside prompt\n")
+        #expect(try root.readFile(f.ws + "/prompts/in-sibling.md")?.text == "shared inside\n")
+        #expect(try root.readFile(f.ws + "/prompts/in-dir/shared.md")?.text == "shared inside\n")
+        #expect(try root.readFile(f.ws + "/prompts/up-and-back.md")?.text == "inside prompt\n")
+        #expect(try root.readFile(f.ws + "/prompts/dangling-in.md") == nil)
+        #expect(try root.readFileAndLocation(f.ws + "/prompts/in-absolute.md", limit: 1024)?.location == f.ws + "/prompts/a.md")
     }
 
     @Test("with links refused, any link is an error, inside the root or not", arguments: resolutions)
     func refusedLinks(resolution: RootDirectory.Resolution) {
         let f = ConfinementFixture()
-        let root = RootDirectory(path: f.root.path, resolution: resolution)
-        let ws = f.root.path + "/ws"
-        #expect(throws: ConfinementError.symbolicLink("ws/prompts/in-relative.md")) { try root.readFile(ws + "/prompts/in-relative.md", links: .refused) }
-        #expect(throws: ConfinementError.symbolicLink("ws/prompts/in-dir")) { try root.readFile(ws + "/prompts/in-dir/shared.md", links: .refused) }
-        #expect(throws: ConfinementError.self) { try root.readFile(ws + "/prompts/out-absolute.md", links: .refused) }
+        let root = f.directory(resolution)
+        #expect(throws: ConfinementError.symbolicLink("ws/prompts/in-relative.md")) { try root.readFile(f.ws + "/prompts/in-relative.md", links: .refused) }
+        #expect(throws: ConfinementError.symbolicLink("ws/prompts/in-dir")) { try root.readFile(f.ws + "/prompts/in-dir/shared.md", links: .refused) }
+        #expect(throws: ConfinementError.self) { try root.readFile(f.ws + "/prompts/out-absolute.md", links: .refused) }
     }
 
     @Test("a loop of links is refused, not followed forever", arguments: resolutions)
     func linkLoops(resolution: RootDirectory.Resolution) {
         let f = ConfinementFixture()
-        let root = RootDirectory(path: f.root.path, resolution: resolution)
+        let root = f.directory(resolution)
         #expect(throws: ConfinementError.self) { try root.readFile(f.root.path + "/ws/prompts/loop-a.md") }
     }
 
     @Test("a listing reports links as links, and reads nothing through them", arguments: resolutions)
     func listing(resolution: RootDirectory.Resolution) throws {
         let f = ConfinementFixture()
-        let root = RootDirectory(path: f.root.path, resolution: resolution)
+        let root = f.directory(resolution)
         let entries = try #require(try root.list(f.root.path + "/ws/prompts"))
         let kinds = Dictionary(uniqueKeysWithValues: entries.map { ($0.name, $0.kind) })
         #expect(kinds["a.md"] == .file)
@@ -144,46 +138,44 @@ struct RootDirectoryTests {
     func fifo(resolution: RootDirectory.Resolution) {
         let f = ConfinementFixture()
         mkfifo(f.root.path + "/ws/prompts/fifo.md", 0o644)
-        let root = RootDirectory(path: f.root.path, resolution: resolution)
+        let root = f.directory(resolution)
         #expect(throws: ConfinementError.notRegularFile("ws/prompts/fifo.md")) { try root.readFile(f.root.path + "/ws/prompts/fifo.md") }
     }
 
     @Test("atomic writes create directories, replace through an inside link keeping it, and refuse a link out changing nothing", arguments: resolutions)
     func writes(resolution: RootDirectory.Resolution) throws {
         let f = ConfinementFixture()
-        let root = RootDirectory(path: f.root.path, resolution: resolution)
-        let ws = f.root.path + "/ws"
+        let root = f.directory(resolution)
         let before = f.outsideSnapshot()
-        try root.writeAtomically(Data("new\n".utf8), to: ws + "/deep/new/file.md")
-        #expect(FileSystem.readText(ws + "/deep/new/file.md") == "new\n")
-        try root.writeAtomically(Data("via link\n".utf8), to: ws + "/prompts/in-absolute.md")
-        #expect(FileSystem.readText(ws + "/prompts/a.md") == "via link\n")
-        #expect(FileSystem.status(ws + "/prompts/in-absolute.md", followSymlinks: false)?.isSymlink == true)
+        try root.writeAtomically(Data("new\n".utf8), to: f.ws + "/deep/new/file.md")
+        #expect(FileSystem.readText(f.ws + "/deep/new/file.md") == "new\n")
+        try root.writeAtomically(Data("via link\n".utf8), to: f.ws + "/prompts/in-absolute.md")
+        #expect(FileSystem.readText(f.ws + "/prompts/a.md") == "via link\n")
+        #expect(FileSystem.status(f.ws + "/prompts/in-absolute.md", followSymlinks: false)?.isSymlink == true)
         #expect(throws: ConfinementError.symbolicLinkOutside("ws/prompts/out-absolute.md")) {
-            try root.writeAtomically(Data("planted\n".utf8), to: ws + "/prompts/out-absolute.md")
+            try root.writeAtomically(Data("planted\n".utf8), to: f.ws + "/prompts/out-absolute.md")
         }
         #expect(throws: ConfinementError.symbolicLinkOutside("ws/prompts/out-dir")) {
-            try root.writeAtomically(Data("planted\n".utf8), to: ws + "/prompts/out-dir/new.md")
+            try root.writeAtomically(Data("planted\n".utf8), to: f.ws + "/prompts/out-dir/new.md")
         }
-        #expect(throws: ConfinementError.symbolicLinkOutside("ws/prompts/out-dir")) { try root.makeDirectories(ws + "/prompts/out-dir/sub") }
+        #expect(throws: ConfinementError.symbolicLinkOutside("ws/prompts/out-dir")) { try root.makeDirectories(f.ws + "/prompts/out-dir/sub") }
         #expect(f.outsideSnapshot() == before)
-        #expect(FileSystem.status(ws + "/prompts/out-absolute.md", followSymlinks: false)?.isSymlink == true)
+        #expect(FileSystem.status(f.ws + "/prompts/out-absolute.md", followSymlinks: false)?.isSymlink == true)
     }
 
     @Test("appends go to the file itself, refuse any link on the way, and never create unless asked", arguments: resolutions)
     func appends(resolution: RootDirectory.Resolution) throws {
         let f = ConfinementFixture()
-        let root = RootDirectory(path: f.root.path, resolution: resolution)
-        let ws = f.root.path + "/ws"
+        let root = f.directory(resolution)
         let before = f.outsideSnapshot()
-        #expect(throws: ConfinementError.notFound("ws/.ralph/events.jsonl")) { try root.append(Array("x\n".utf8), to: ws + "/.ralph/events.jsonl") }
-        #expect(try root.append(Array("one\n".utf8), to: ws + "/.ralph/events.jsonl", create: true) == 0)
-        #expect(try root.append(Array("two\n".utf8), to: ws + "/.ralph/events.jsonl") == 4)
-        #expect(throws: ConfinementError.symbolicLink("ws/prompts/in-relative.md")) { try root.append(Array("x\n".utf8), to: ws + "/prompts/in-relative.md") }
-        #expect(throws: ConfinementError.self) { try root.append(Array("x\n".utf8), to: ws + "/prompts/out-absolute.md", create: true) }
-        #expect(throws: ConfinementError.self) { try root.append(Array("x\n".utf8), to: ws + "/prompts/out-dir/secret.md") }
+        #expect(throws: ConfinementError.notFound("ws/.ralph/events.jsonl")) { try root.append(Array("x\n".utf8), to: f.ws + "/.ralph/events.jsonl") }
+        #expect(try root.append(Array("one\n".utf8), to: f.ws + "/.ralph/events.jsonl", create: true) == 0)
+        #expect(try root.append(Array("two\n".utf8), to: f.ws + "/.ralph/events.jsonl") == 4)
+        #expect(throws: ConfinementError.symbolicLink("ws/prompts/in-relative.md")) { try root.append(Array("x\n".utf8), to: f.ws + "/prompts/in-relative.md") }
+        #expect(throws: ConfinementError.self) { try root.append(Array("x\n".utf8), to: f.ws + "/prompts/out-absolute.md", create: true) }
+        #expect(throws: ConfinementError.self) { try root.append(Array("x\n".utf8), to: f.ws + "/prompts/out-dir/secret.md") }
         #expect(f.outsideSnapshot() == before)
-        #expect(FileSystem.readText(ws + "/prompts/a.md") == "inside prompt\n")
+        #expect(FileSystem.readText(f.ws + "/prompts/a.md") == "inside prompt\n")
     }
 
     /// What one open answered, comparable across resolutions.

@@ -30,6 +30,20 @@ private func sampleLines(iterations: Int = 40) -> [String] {
     return lines
 }
 
+/// A root holding one finished run of `sampleLines(iterations:)`, and the directory its index entries go to.
+private struct IndexedRun {
+    let tmp = TempDir()
+    let lines: [String]
+    let file: String
+    var indexDirectory: String { tmp.path + "/index" }
+    var id: String { RunID.make(forPath: file) }
+
+    init(iterations: Int) {
+        lines = sampleLines(iterations: iterations)
+        file = tmp.file("p/.ralph/events-20260205-100000.jsonl", lines.joined(separator: "\n") + "\n")
+    }
+}
+
 private func fold(_ lines: [String], from start: Int = 0, into state: RunState = RunState()) -> RunState {
     var state = state
     for (index, line) in lines.enumerated() where index >= start {
@@ -135,77 +149,69 @@ struct RunIndexTests {
 
     @Test("a restarted catalog reads only the lines appended since it stopped, and ends up where a fresh fold does")
     func restartReadsOnlyAppended() async throws {
-        let tmp = TempDir()
-        let indexDirectory = tmp.path + "/index"
-        let lines = sampleLines(iterations: 700)  // > 2 checkpoints
-        let file = tmp.file("p/.ralph/events-20260205-100000.jsonl", lines.joined(separator: "\n") + "\n")
-        let id = RunID.make(forPath: file)
+        let run = IndexedRun(iterations: 700)  // > 2 checkpoints
 
-        let first = await startCatalog([tmp.path], indexDirectory: indexDirectory)
+        let first = await startCatalog([run.tmp.path], indexDirectory: run.indexDirectory)
         #expect(first.startupReport()?.folded == 1)
-        #expect(first.startupReport()?.linesRead == lines.count)
+        #expect(first.startupReport()?.linesRead == run.lines.count)
         await first.stopAndWait()
-        #expect(FileManager.default.fileExists(atPath: indexDirectory + "/\(id).idx"))
+        #expect(FileManager.default.fileExists(atPath: run.indexDirectory + "/\(run.id).idx"))
 
-        for n in 1...10 { appendLine(emitLine("after.restart", "\(n)"), to: file) }
-        let second = await startCatalog([tmp.path], indexDirectory: indexDirectory)
+        for n in 1...10 { appendLine(emitLine("after.restart", "\(n)"), to: run.file) }
+        let second = await startCatalog([run.tmp.path], indexDirectory: run.indexDirectory)
         defer { second.stop() }
         #expect(second.startupReport()?.restoredFromIndex == 1)
         #expect(second.startupReport()?.linesRead == 10)
 
-        let fresh = await startCatalog([tmp.path])
+        let fresh = await startCatalog([run.tmp.path])
         defer { fresh.stop() }
-        let restored = try #require(try second.detailedSnapshot(id: id))
-        let folded = try #require(fresh.snapshot(id: id))
-        #expect(restored.state.lineCount == lines.count + 10)
+        let restored = try #require(try second.detailedSnapshot(id: run.id))
+        let folded = try #require(fresh.snapshot(id: run.id))
+        #expect(restored.state.lineCount == run.lines.count + 10)
         #expect(try shown(restored.state) == shown(try #require(folded.detailed).state))
         #expect(restored.checkpoints == folded.checkpoints)
         #expect(restored.checkpoints.count == 3)
         // Replay positions still find the right lines.
-        let start = try #require(second.replayStart(id: id, afterLine: 2100))
+        let start = try #require(second.replayStart(id: run.id, afterLine: 2100))
         let batch = try EventFileReader.read(from: start, after: 2100, through: 2105)
         #expect(batch.events.map(\.id) == [2101, 2102, 2103, 2104, 2105])
 
         // Lines appended while it runs are folded in as usual.
-        appendLine(emitLine("live", "x"), to: file)
-        try await waitFor(5, "the live line") { second.snapshot(id: id)?.state.lineCount == lines.count + 11 }
+        appendLine(emitLine("live", "x"), to: run.file)
+        try await waitFor(5, "the live line") { second.snapshot(id: run.id)?.state.lineCount == run.lines.count + 11 }
     }
 
     @Test("a file replaced, rewritten in place or truncated since it was indexed, or a damaged entry, is folded from the start")
     func staleEntriesIgnored() async throws {
-        let tmp = TempDir()
-        let indexDirectory = tmp.path + "/index"
-        let lines = sampleLines(iterations: 30)
-        let file = tmp.file("p/.ralph/events-20260205-100000.jsonl", lines.joined(separator: "\n") + "\n")
-        let id = RunID.make(forPath: file)
-        let entryPath = indexDirectory + "/\(id).idx"
+        let run = IndexedRun(iterations: 30)
+        let entryPath = run.indexDirectory + "/\(run.id).idx"
 
         func index() async throws {
             try? FileManager.default.removeItem(atPath: entryPath)
-            let catalog = await startCatalog([tmp.path], indexDirectory: indexDirectory)
+            let catalog = await startCatalog([run.tmp.path], indexDirectory: run.indexDirectory)
             await catalog.stopAndWait()
             #expect(FileManager.default.fileExists(atPath: entryPath))
         }
 
         func expectFoldedFromStart(_ what: Comment) async throws {
-            let catalog = await startCatalog([tmp.path], indexDirectory: indexDirectory)
-            let fresh = await startCatalog([tmp.path])
+            let catalog = await startCatalog([run.tmp.path], indexDirectory: run.indexDirectory)
+            let fresh = await startCatalog([run.tmp.path])
             defer { fresh.stop() }
             #expect(catalog.startupReport()?.restoredFromIndex == 0, what)
-            #expect(try shown(try #require(try catalog.detailedSnapshot(id: id)).state) == shown(try #require(fresh.snapshot(id: id)?.detailed).state), what)
+            #expect(try shown(try #require(try catalog.detailedSnapshot(id: run.id)).state) == shown(try #require(fresh.snapshot(id: run.id)?.detailed).state), what)
             await catalog.stopAndWait()
         }
 
         // Replaced: a new file (new inode) at the same path, with other lines.
         try await index()
         let other = sampleLines(iterations: 31).map { $0.replacingOccurrences(of: "step ", with: "other ") }
-        let replacement = tmp.file("p/.ralph/replacement.tmp", other.joined(separator: "\n") + "\n")
-        #expect(rename(replacement, file) == 0)
+        let replacement = run.tmp.file("p/.ralph/replacement.tmp", other.joined(separator: "\n") + "\n")
+        #expect(rename(replacement, run.file) == 0)
         try await expectFoldedFromStart("replaced file")
 
         // Rewritten in place: same inode, longer, different bytes before the indexed offset.
         try await index()
-        let handle = try #require(FileHandle(forWritingAtPath: file))
+        let handle = try #require(FileHandle(forWritingAtPath: run.file))
         try handle.truncate(atOffset: 0)
         // (Same first line; the lines end differently where the index stopped reading.)
         let rewritten = Array(other.dropLast()) + (1...40).map { emitLine("rewritten", "\($0)") }
@@ -215,11 +221,11 @@ struct RunIndexTests {
 
         // Truncated below the indexed offset.
         try await index()
-        #expect(truncate(file, 100) == 0)
+        #expect(truncate(run.file, 100) == 0)
         try await expectFoldedFromStart("truncated")
 
         // Damaged entry: rejected and removed.
-        _ = FileManager.default.createFile(atPath: file, contents: Data((lines.joined(separator: "\n") + "\n").utf8))
+        _ = FileManager.default.createFile(atPath: run.file, contents: Data((run.lines.joined(separator: "\n") + "\n").utf8))
         try await index()
         var bytes = try #require(FileManager.default.contents(atPath: entryPath))
         bytes[bytes.count - 3] ^= 0xFF
@@ -229,35 +235,31 @@ struct RunIndexTests {
 
     @Test("a finished run keeps only its summary in memory; its details come back from the index, from the file, and when it grows")
     func finishedRunsDropDetails() async throws {
-        let tmp = TempDir()
-        let indexDirectory = tmp.path + "/index"
-        let lines = sampleLines(iterations: 60)
-        let file = tmp.file("p/.ralph/events-20260205-100000.jsonl", lines.joined(separator: "\n") + "\n")
-        let id = RunID.make(forPath: file)
-        let catalog = await startCatalog([tmp.path], indexDirectory: indexDirectory)
+        let run = IndexedRun(iterations: 60)
+        let catalog = await startCatalog([run.tmp.path], indexDirectory: run.indexDirectory)
         defer { catalog.stop() }
-        try await waitFor(5, "the details to be dropped") { catalog.snapshot(id: id).map { $0.details == nil } == true }
-        let summary = try #require(catalog.snapshot(id: id))
+        try await waitFor(5, "the details to be dropped") { catalog.snapshot(id: run.id).map { $0.details == nil } == true }
+        let summary = try #require(catalog.snapshot(id: run.id))
         #expect(summary.details == nil)
-        #expect(summary.state.eventCount == lines.count - 2 && summary.state.iteration == 61)
+        #expect(summary.state.eventCount == run.lines.count - 2 && summary.state.iteration == 61)
 
-        let fresh = await startCatalog([tmp.path])
-        let expected = try shown(try #require(fresh.snapshot(id: id)?.detailed).state)
+        let fresh = await startCatalog([run.tmp.path])
+        let expected = try shown(try #require(fresh.snapshot(id: run.id)?.detailed).state)
         fresh.stop()
         // From the index entry.
-        #expect(try shown(try #require(try catalog.detailedSnapshot(id: id)).state) == expected)
+        #expect(try shown(try #require(try catalog.detailedSnapshot(id: run.id)).state) == expected)
         // Without it, from the file.
-        try FileManager.default.removeItem(atPath: indexDirectory + "/\(id).idx")
-        #expect(try shown(try #require(try catalog.detailedSnapshot(id: id)).state) == expected)
-        #expect(catalog.snapshot(id: id).map { $0.details == nil } == true)
+        try FileManager.default.removeItem(atPath: run.indexDirectory + "/\(run.id).idx")
+        #expect(try shown(try #require(try catalog.detailedSnapshot(id: run.id)).state) == expected)
+        #expect(catalog.snapshot(id: run.id).map { $0.details == nil } == true)
 
         // Growing again: the details come back first, then the new line is folded on top.
-        appendLine(emitLine("after.end", "more"), to: file)
-        try await waitFor(5, "the new line") { catalog.snapshot(id: id)?.state.lineCount == lines.count + 1 }
-        let grown = await startCatalog([tmp.path])
+        appendLine(emitLine("after.end", "more"), to: run.file)
+        try await waitFor(5, "the new line") { catalog.snapshot(id: run.id)?.state.lineCount == run.lines.count + 1 }
+        let grown = await startCatalog([run.tmp.path])
         defer { grown.stop() }
-        let live = try #require(try catalog.detailedSnapshot(id: id))
-        #expect(try shown(live.state) == shown(try #require(grown.snapshot(id: id)?.detailed).state))
+        let live = try #require(try catalog.detailedSnapshot(id: run.id))
+        #expect(try shown(live.state) == shown(try #require(grown.snapshot(id: run.id)?.detailed).state))
         #expect(live.state.recentEvents.last?.topic == "after.end")
     }
 
@@ -265,11 +267,10 @@ struct RunIndexTests {
     func liveRunsKeepDetails() async throws {
         let tmp = TempDir()
         let indexDirectory = tmp.path + "/index"
-        let file = tmp.file("p/.ralph/events-20260205-100000.jsonl", sampleLines(iterations: 5).dropLast().joined(separator: "\n") + "\n")
-        tmp.file("p/.ralph/current-events", ".ralph/events-20260205-100000.jsonl")
-        let lock = open(tmp.file("p/.ralph/loop.lock"), O_RDWR)
+        let (file, lock) = startLiveRun(
+            in: tmp, named: "events-20260205-100000.jsonl", sampleLines(iterations: 5).dropLast().joined(separator: "\n") + "\n"
+        )
         defer { close(lock) }
-        #expect(flock(lock, LOCK_EX | LOCK_NB) == 0)
         let id = RunID.make(forPath: file)
         let catalog = await startCatalog([tmp.path], indexDirectory: indexDirectory)
         defer { catalog.stop() }

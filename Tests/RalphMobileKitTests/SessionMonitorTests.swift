@@ -124,6 +124,36 @@ struct SessionMonitorTests {
         await h.stop()
     }
 
+    @Test("disconnecting cancels the refresh the end of a run started: it reads nothing and reports nothing")
+    func disconnectCancelsPendingRefresh() async throws {
+        let h = try await KitHarness.start()
+        // The writer holds the run's loop lock: kept until the end, the run stays live on the server.
+        let (writer, id) = try await h.writeRun()
+        defer { withExtendedLifetime(writer) {} }
+        let frame = StreamEnd(mode: .complete, status: .completed, reason: "completed", lastEventId: 1, ts: Timestamp.now())
+        let end = String(decoding: try WireJSON.encode(frame), as: UTF8.self)
+        // Kept: the refresh runs, reads the server's word (the run is still live there) and ends.
+        let kept = monitor(h, id)
+        await kept.connect()
+        kept.apply(.end(end))
+        #expect(kept.session?.mode == .complete, "the end frame's word, before the refresh answers")
+        #expect(kept.tasks.count == 1, "the refresh is the monitor's own")
+        await kept.tasks.settle()
+        #expect(kept.session?.mode == .live, "the refresh read the server's word: \(String(describing: kept.session?.mode)), \(String(describing: kept.lastError))")
+        #expect(kept.tasks.count == 0)
+        kept.disconnect()
+        // Disconnected before it ran: cancelled, nothing read, nothing reported.
+        let stopped = monitor(h, id)
+        await stopped.connect()
+        stopped.apply(.end(end))
+        stopped.disconnect()
+        await stopped.tasks.settle()
+        #expect(stopped.tasks.count == 0)
+        #expect(stopped.session?.mode == .complete, "the cancelled refresh did not read the server's word")
+        #expect(stopped.lastError == nil, "a cancellation is not an error")
+        await h.stop()
+    }
+
     @Test("events are newest first and capped (oldest dropped) while the count counts every event once")
     func newestFirstCapped() async throws {
         let h = try await KitHarness.start()

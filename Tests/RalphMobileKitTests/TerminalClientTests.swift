@@ -86,7 +86,7 @@ struct TerminalClientTests {
         let h = try await KitHarness.start(apiKey: "rmk_saved_key_0123456789")
         let config = h.tmp.subdirectory("cli")
         let noKey = try await Self.cli(["servers", "add", h.server.base, "--name", "box"], config: config)
-        #expect(noKey.status == 1 && noKey.stderr.contains("requires an API key"))
+        #expect(noKey.status == 1 && noKey.stderr.contains("requires an API key"), "\(noKey.stderr)")
         let added = try await Self.cli(["servers", "add", h.server.base, "--name", "box", "--api-key", "rmk_saved_key_0123456789"], config: config)
         #expect(added.status == 0, "\(added.stderr)")
         #expect(added.stdout.contains("saved box") && added.stdout.contains("default"))

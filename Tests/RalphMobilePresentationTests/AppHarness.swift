@@ -1,3 +1,4 @@
+import ClientTestSupport
 import Foundation
 import RalphAPI
 import RalphMobileKit
@@ -10,54 +11,19 @@ import TestSupport
 /// A real server on port 0 over a fresh workspace, for the shell's tests (app model, onboarding, settings, live
 /// feeds). Runs are written with ``RalphRunWriter`` in ralph's real layout; with `chat: true` conversations run the
 /// real Claude CLI against `fake-anthropic`.
-struct AppHarness {
-    let tmp: TemporaryDirectory
-    let root: String
-    let server: LiveServer
-    let anthropic: FakeAnthropic?
-    let apiKey: String?
+struct AppHarness: ServerHarness {
+    let base: ClientTestServer
 
-    /// Reconnect delays short enough for tests.
-    static let fastPolicy: ReconnectPolicy = {
-        var policy = ReconnectPolicy()
-        policy.initialDelay = .milliseconds(100)
-        policy.maxDelay = .milliseconds(400)
-        return policy
-    }()
+    var anthropic: FakeAnthropic? { base.anthropic }
+    var apiKey: String? { base.apiKey }
 
     static func start(apiKey: String? = nil, chat: Bool = false) async throws -> AppHarness {
-        let tmp = TemporaryDirectory("rm-app")
-        let root = tmp.subdirectory("root")
-        let data = tmp.subdirectory("data")
-        _ = tmp.subdirectory("root/app")
-        var anthropic: FakeAnthropic?
-        var claude: String?
-        if chat {
-            claude = try RealClaude.require()
-            anthropic = try await FakeAnthropic.start(log: tmp.path + "/anthropic.log")
-        }
-        let home = tmp.subdirectory("claude-home")
-        let api = anthropic
-        let server = try await LiveServer.start(workspaces: [root], dataDirectory: data) {
-            $0.ralphCommand = Products.fakeRalph
-            $0.stopGrace = 3
-            $0.apiKey = apiKey
-            if let claude, let api {
-                $0.claudeCommand = claude
-                $0.chatEnvironment = RealClaude.environment(home: home, apiBase: api.base)
-            }
-        }
-        return AppHarness(tmp: tmp, root: root, server: server, anthropic: anthropic, apiKey: apiKey)
-    }
-
-    func stop() async {
-        await server.stop()
-        await anthropic?.stop()
+        AppHarness(base: try await ClientTestServer.start("rm-app", apiKey: apiKey, chat: chat))
     }
 
     /// A client of the server with `key` (the harness's own by default).
     func client(key: String? = nil) throws -> RalphClient {
-        try RalphClient(baseURL: server.base, apiKey: key ?? apiKey)
+        try base.client(key: key)
     }
 
     /// A fresh app state directory and an app model over it (keys in memory).
@@ -82,21 +48,7 @@ struct AppHarness {
 
     /// Starts a run written by this process in `<root>/<project>`; returns the writer and the run's session id.
     func writeRun(_ project: String = "proj", prompt: String = "Build the thing") async throws -> (RalphRunWriter, String) {
-        let workspace = root + "/" + project
-        try FileManager.default.createDirectory(atPath: workspace, withIntermediateDirectories: true)
-        let writer = try RalphRunWriter(workspace: workspace)
-        try writer.begin(prompt: prompt)
-        try writer.record(topic: "task.start", payload: prompt, iteration: 0, hat: "loop", triggered: "planner")
-        let eventsFile = writer.eventsFile
-        let client = try client()
-        let found = Locked<String?>(nil)
-        try await eventually(10, "the run in the sessions list") {
-            let session = try await client.sessions().first { eventsFile.hasSuffix($0.path) && $0.mode == .live }
-            found.withLock { $0 = session?.id }
-            return session != nil
-        }
-        guard let id = found.value else { throw TestFailure("no session id") }
-        return (writer, id)
+        try await base.writeRun(project, prompt: prompt, client: try client())
     }
 
     /// A new conversation in the workspace's `app` directory.
@@ -107,12 +59,6 @@ struct AppHarness {
     /// Polls a main-actor condition every 10 ms until it holds or `seconds` pass.
     @MainActor
     static func until(_ seconds: Double = 10, _ what: String, _ condition: @MainActor () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        while ContinuousClock.now < deadline {
-            if condition() { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        if condition() { return }
-        throw TestFailure("timed out after \(seconds)s waiting for \(what)")
+        try await untilOnMain(seconds, what, condition)
     }
 }

@@ -178,7 +178,7 @@ struct ChatConversationsListTests {
     func pollingFallback() async throws {
         let h = try await ChatHarness.start()
         defer { Task { await h.stop() } }
-        let proxy = try await ChatStreamBlockingProxy.start(upstream: h.server.base)
+        let proxy = try await StreamBlockingProxy.start(upstream: h.server.base, forwarding: .everything)
         defer { Task { await proxy.stop() } }
         let list = Self.list(h, client: try RalphClient(baseURL: proxy.base))
         await list.start()

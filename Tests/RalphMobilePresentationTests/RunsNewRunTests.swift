@@ -81,7 +81,7 @@ struct RunsNewRunTests {
         #expect(w.problem(.promptFile) == "Choose a prompt file, or switch to Write text.")
         w.promptSource = .text
         w.promptText = String(repeating: "x", count: NewRunModel.maxPromptBytes + 1)
-        #expect(w.problem(.promptText)?.contains("longer than 256 KB") == true)
+        #expect(w.problem(.promptText)?.contains("longer than 64 KiB") == true)
         w.promptText = "  Add a --json flag  "
         #expect(await w.next())
         #expect(w.step == .options)
@@ -166,6 +166,29 @@ struct RunsNewRunTests {
         try await eventually(10, "the run to be live") { try await client.status(started.id).mode == .live }
         #expect(try await client.status(started.id).workspace == "sub")
         _ = try await client.stop(started.id)
+        await h.stop()
+    }
+
+    @Test("the prompt limit is the server's (64 KiB of UTF-8): the longest allowed text starts a run, one byte more is refused")
+    func promptLimitIsTheServers() async throws {
+        #expect(NewRunModel.maxPromptBytes == 65536)
+        let h = try await SessionsHarness.start()
+        try workspace(h)
+        let w = wizard(h, prefill: RunPrefill(configPath: "presets/docs.yml"))
+        // Bytes, not characters: "é" is two bytes in UTF-8.
+        w.promptText = String(repeating: "é", count: NewRunModel.maxPromptBytes / 2) + "x"
+        #expect(w.problems[.promptText] == "The prompt is longer than 64 KiB; use a prompt file.")
+        w.promptText.removeLast()
+        #expect(w.problems[.promptText] == nil)
+        while w.step != .review {
+            guard await w.next() else {
+                Issue.record("stuck at \(w.step): \(w.problems)")
+                break
+            }
+        }
+        let started = try #require(await w.submit(), "the server accepts the longest prompt the wizard allows: \(String(describing: w.banner))")
+        let client = h.admin
+        try await eventually(20, "the run to finish") { try await client.status(started.id).mode == .complete }
         await h.stop()
     }
 

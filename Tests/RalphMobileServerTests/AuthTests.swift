@@ -10,12 +10,9 @@ struct AuthTests {
 
     @Test("with a key configured, every /api route but /api/health needs one; header, bearer or SSE token")
     func keyRequired() async throws {
-        let tmp = TemporaryDirectory()
-        let root = tmp.subdirectory("root")
-        let file = Fixture.run(in: root + "/p", name: "events-20260101-000000.jsonl", lines: [Fixture.emit("task.start", "x")])
-        let server = try await LiveServer.start(workspaces: [root], dataDirectory: tmp.subdirectory("data")) { $0.apiKey = Self.adminKey }
-        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
-        let base = server.base
+        let (h, id) = try await StreamHarness.keyed(Self.adminKey)
+        defer { h.stop() }
+        let base = h.server.base
 
         #expect(try await HTTP.get(base + "/health").status == 200)
         let health = try await HTTP.get(base + "/api/health")
@@ -34,7 +31,6 @@ struct AuthTests {
         #expect(try await HTTP.get(base + "/api/nothing-here").status == 401)
 
         // Browsers' EventSource cannot set headers: `token` works on the SSE routes, and only there.
-        let id = Fixture.id(file)
         let stream = try await SSETestClient.connect(base + "/api/sessions/\(id)/events?token=\(Self.adminKey)")
         #expect(stream.status == 200)
         #expect(try await SSETestClient.connect(base + "/api/events?token=\(Self.adminKey)").status == 200)

@@ -22,10 +22,7 @@ struct ChatFailureTests {
     func commitFailureStopsTheConversation() async throws {
         let f = try await ChatFixture.start(cli: .fake)
         defer { Task { await f.stop() } }
-        let c = try await f.create()
-        let stream = try await f.events(c.id)
-        try await f.send(c.id, "first")
-        _ = try await stream.messages(until: "complete")
+        let (c, stream) = try await f.newConversation(firstTurn: "first")
         let db = try Self.database(f)
         try await db.write { db in
             try db.execute(sql: "CREATE TRIGGER broken BEFORE INSERT ON conversation_events BEGIN SELECT RAISE(ABORT, 'disk on fire'); END")

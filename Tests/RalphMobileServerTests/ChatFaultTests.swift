@@ -12,10 +12,7 @@ struct ChatFaultTests {
     func crash() async throws {
         let f = try await ChatFixture.start(cli: .fake)
         defer { Task { await f.stop() } }
-        let c = try await f.create()
-        let stream = try await f.events(c.id)
-        try await f.send(c.id, "first")
-        _ = try await stream.messages(until: "complete")
+        let (c, stream) = try await f.newConversation(firstTurn: "first")
         try await f.send(c.id, script("say Starting", "crash"))
         let failed = try await stream.messages(until: "error")
         let error = try #require(failed.last?.json)

@@ -97,10 +97,7 @@ struct ChatRealCLITests {
     func lostSession() async throws {
         let f = try await ChatFixture.start { $0.chatIdleStop = 1 }
         defer { Task { await f.stop() } }
-        let c = try await f.create()
-        let stream = try await f.events(c.id)
-        try await f.send(c.id, "remember me")
-        _ = try await stream.messages(until: "complete", timeout: 30)
+        let (c, stream) = try await f.newConversation(firstTurn: "remember me", timeout: 30)
         let session = try #require(try await f.conversation(c.id).sessionId)
         try await eventually(15, "the idle CLI to be stopped") {
             let running = try await f.conversation(c.id).processRunning

@@ -17,9 +17,8 @@ struct StateFrameTests {
     func liveStream() async throws {
         let h = try await StreamHarness.start()
         defer { h.stop() }
-        let run = try await h.liveRun(appending: 3)
-        let client = try await h.stream(run.id, query: "?state=1")
-        #expect(try await client.workflow(count: 3).map(\.line) == [1, 2, 3])
+        let (run, client, replayed) = try await h.streamedRun(appending: 3, query: "?state=1")
+        #expect(replayed.map(\.line) == [1, 2, 3])
         let first = try await client.nextMessage()
         #expect(first.event == "state")
         #expect(first.id == nil, "a state frame has no id: resuming is by workflow ids only")
@@ -60,9 +59,8 @@ struct StateFrameTests {
     func optIn() async throws {
         let h = try await StreamHarness.start()
         defer { h.stop() }
-        let run = try await h.liveRun(appending: 2)
-        let client = try await h.stream(run.id)
-        #expect(try await client.workflow(count: 2).count == 2)
+        let (run, client, replayed) = try await h.streamedRun(appending: 2)
+        #expect(replayed.count == 2)
         run.append(3, from: 3)
         try await Task.sleep(for: .milliseconds(300))
         try run.end()
@@ -77,7 +75,7 @@ struct StateFrameTests {
         defer { h.stop() }
         let run = try await h.liveRun(appending: 4)
         try run.end()
-        try await EventStreamTests.waitForRun(h.server, run.id, live: false)
+        try await StreamHarness.waitForRun(h.server, run.id, live: false)
         let client = try await h.stream(run.id, query: "?state=1&history=all")
         let messages = try await client.messagesUntilClosed()
         let names = messages.map(\.event)

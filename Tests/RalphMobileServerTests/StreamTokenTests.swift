@@ -8,14 +8,9 @@ struct StreamTokenTests {
 
     @Test("?token= opens the real streams, and is ignored on every other route, however its path ends")
     func tokenOnlyOnStreams() async throws {
-        let tmp = TemporaryDirectory()
-        let root = tmp.subdirectory("root")
-        let file = Fixture.run(in: root + "/p", name: "events-20260101-000000.jsonl", lines: [Fixture.emit("task.start", "x")])
-        Fixture.write("# notes\n", to: root + "/prompts/events/notes.md")
-        let server = try await LiveServer.start(workspaces: [root], dataDirectory: tmp.subdirectory("data")) { $0.apiKey = Self.key }
-        defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
-        let base = server.base
-        let id = Fixture.id(file)
+        let (h, id) = try await StreamHarness.keyed(Self.key) { root in Fixture.write("# notes\n", to: root + "/prompts/events/notes.md") }
+        defer { h.stop() }
+        let base = h.server.base
 
         for stream in ["/api/events", "/api/sessions/\(id)/events"] {
             #expect(try await SSETestClient.connect(base + stream + "?token=\(Self.key)").status == 200, "\(stream)")

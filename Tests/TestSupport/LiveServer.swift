@@ -39,20 +39,13 @@ public final class LiveServer: Sendable {
     public var base: String { "http://127.0.0.1:\(port)" }
 
     public static func start(workspaces: [String], dataDirectory: String, _ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> LiveServer {
-        var configuration = ServerConfiguration(dataDirectory: dataDirectory)
-        configuration.port = 0
-        configuration.workspaces = workspaces
-        configuration.heartbeatInterval = 15
-        configuration.pollInterval = 0.5
-        configuration.livenessInterval = 0.2
+        var configuration = ServerConfiguration.forTests(dataDirectory: dataDirectory, workspaces: workspaces)
         configure(&configuration)
-        var logger = Logger(label: "test.server")
-        logger.logLevel = ProcessInfo.processInfo.environment["TEST_LOG"] == nil ? .critical : .debug
+        let logger = Logger.forTests("test.server")
         // Opening the server opens its SQLite database and key file: blocking work, done off the few threads that
         // run every test's async code.
         let ready = configuration
-        let serverLogger = logger
-        let server = try await NIOThreadPool.singleton.runIfActive { try RalphMobileServer(configuration: ready, logger: serverLogger) }
+        let server = try await NIOThreadPool.singleton.runIfActive { try RalphMobileServer(configuration: ready, logger: logger) }
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let app = server.makeApplication { port in continuation.yield(port) }
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))

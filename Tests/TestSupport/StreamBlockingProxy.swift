@@ -6,24 +6,35 @@ import NIOCore
 import NIOHTTP1
 import ServiceLifecycle
 
-/// An HTTP proxy in front of a real server that passes plain requests through but refuses event streams with
+/// An HTTP proxy in front of a real server that passes plain requests through but refuses every event stream with
 /// `502`, as some corporate proxies do. Clients must fall back to polling behind it.
 public final class StreamBlockingProxy: Sendable {
+    /// Which plain GETs the proxy passes through; the rest it does not know (`404`).
+    public enum Forwarding: Sendable {
+        /// The session routes and the health checks only.
+        case sessions
+        /// Every GET (conversations included).
+        case everything
+
+        var paths: [RouterPath] {
+            switch self {
+            case .sessions: ["/api/events", "/api/sessions/**", "/api/sessions", "/api/health", "/health"]
+            case .everything: ["/**"]
+            }
+        }
+    }
+
     public let port: Int
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
     public var base: String { "http://127.0.0.1:\(port)" }
 
-    public static func start(upstream: String) async throws -> StreamBlockingProxy {
+    public static func start(upstream: String, forwarding: Forwarding = .sessions) async throws -> StreamBlockingProxy {
         let router = Router()
-        router.get("/api/events") { _, _ in
-            Response(status: .badGateway, body: .init(byteBuffer: ByteBuffer(string: #"{"error":"proxy: event streams are not allowed"}"#)))
+        for path in forwarding.paths {
+            router.get(path) { request, _ in try await forward(request, to: upstream) }
         }
-        router.get("/api/sessions/**") { request, _ in try await forward(request, to: upstream) }
-        router.get("/api/sessions") { request, _ in try await forward(request, to: upstream) }
-        router.get("/api/health") { request, _ in try await forward(request, to: upstream) }
-        router.get("/health") { request, _ in try await forward(request, to: upstream) }
         var logger = Logger(label: "test.proxy")
         logger.logLevel = .critical
         let (ports, continuation) = AsyncStream<Int>.makeStream()
@@ -44,10 +55,11 @@ public final class StreamBlockingProxy: Sendable {
         self.task = task
     }
 
-    /// Event streams of one session are refused too; everything else is fetched from the server and passed back.
+    /// Event streams (the global one and any `…/events`) are refused; everything else is fetched from the server and
+    /// passed back.
     static func forward(_ request: Request, to upstream: String) async throws -> Response {
         if request.uri.path.hasSuffix("/events") {
-            return Response(status: .badGateway)
+            return Response(status: .badGateway, body: .init(byteBuffer: ByteBuffer(string: #"{"error":"proxy: event streams are not allowed"}"#)))
         }
         var outgoing = HTTPClientRequest(url: upstream + request.uri.description)
         for field in request.headers where field.name == .accept || field.name.rawName.lowercased() == "x-api-key" {

@@ -1,5 +1,5 @@
 // The state fold: a run's decoded lines folded into RunState (RalphFiles/State), and the list/detail views the
-// server derives from it (RunSnapshot.session / .detail). The fold benchmarks feed 1 000 real ralph lines per
+// server derives from it (RunSnapshot.session / DetailedRun.detail). The fold benchmarks feed 1 000 real ralph lines per
 // iteration (scalingFactor .kilo): figures marked `*` are per line.
 import Benchmark
 import BenchCorpus
@@ -36,21 +36,22 @@ let benchmarks: @Sendable () -> Void = {
 
     var state = RunState()
     for line in decoded { state.apply(line) }
-    var snapshot = RunSnapshot(location: RunLocation(file: "/tmp/ws/.ralph/events-20260205-080913.jsonl", stateDirectory: "/tmp/ws/.ralph", workspace: "/tmp/ws", root: "/tmp", layout: .ralph))
-    snapshot.state = state
+    let location = RunLocation(file: "/tmp/ws/.ralph/events-20260205-080913.jsonl", stateDirectory: "/tmp/ws/.ralph", workspace: "/tmp/ws", root: "/tmp", layout: .ralph)
+    let snapshot = RunSnapshot(location: location, state: state)
+    let detailed = DetailedRun(snapshot: snapshot, details: state.details)
     let now = Date()
 
     Benchmark(
         "RunSnapshot.session (1 list entry, folded 1 000-line run)",
         configuration: .init(metrics: [.throughput, .wallClock, .mallocCountTotal], maxDuration: .seconds(2), maxIterations: 100_000)
     ) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(snapshot.session(now: now)) }
+        for _ in benchmark.scaledIterations { blackHole(snapshot.session(paused: false, now: now)) }
     }
 
     Benchmark(
         "RunSnapshot.detail (session detail, folded 1 000-line run)",
         configuration: .init(metrics: [.throughput, .wallClock, .mallocCountTotal], maxDuration: .seconds(2), maxIterations: 100_000)
     ) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(snapshot.detail(now: now)) }
+        for _ in benchmark.scaledIterations { blackHole(detailed.detail(paused: false, now: now)) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import FuzzSupport
 import RalphAPI
 
 /// A request body type: what a route decodes, and what a client encodes.
@@ -43,5 +44,28 @@ public enum RequestBodies {
     public static func validate(_ value: some Sendable) {
         if let settings = value as? AutoReplySettings { _ = settings.problems }
         if let request = value as? AutoResponseStartRequest { _ = request.settings?.problems }
+    }
+
+    /// The first half of the round trip every decoded body must survive: the routes' own validation, then the value
+    /// encoded again as a client encodes it (`WireJSON`). Nil, after the failed check, if it does not encode.
+    public static func reencode<T: Codable & Equatable & Sendable>(_ value: T) -> Data? {
+        validate(value)
+        do {
+            return try WireJSON.encode(value)
+        } catch {
+            expect(false, "\(T.self): a decoded body does not encode again: \(error)")
+            return nil
+        }
+    }
+
+    /// The second half: `encoded` (from ``reencode(_:)``), decoded again by the fuzzer's own decoding path, is the
+    /// value first decoded.
+    public static func expectSame<T: Codable & Equatable & Sendable>(_ value: T, again: Result<T, any Error>, encoded: Data) {
+        switch again {
+        case .success(let again):
+            expect(again == value, "\(T.self): decoded \(value), encoded and decoded again \(again)")
+        case .failure(let error):
+            expect(false, "\(T.self): \(String(decoding: encoded, as: UTF8.self)) (a decoded body, encoded again) does not decode: \(error)")
+        }
     }
 }

@@ -80,13 +80,7 @@ public struct AutoReplyMachine: Sendable, Hashable, Codable {
             settings = new
             if !new.enabled && state != .stopped { return stop(.manual, detail: "auto-reply was disabled", now: now) }
             return changed(now: now)
-        case .turnEnded(let reply, let failed, let error, let now): return observe(.turnEnded(reply: reply, failed: failed, error: error, now: now))
-        case .judged(let confidence, let prompt, let now): return observe(.judged(confidence: confidence, nextPrompt: prompt, now: now))
-        case .approvalPending(let now): return observe(.approvalPending(now: now))
-        case .approvalsResolved(let now): return observe(.approvalsResolved(now: now))
-        case .manualMessage(let now): return observe(.manualMessage(now: now))
-        case .restarted(let now): return observe(.restarted(now: now))
-        case .tick(let now): return observe(.tick(now: now))
+        case .observed(let observation): return observe(observation)
         }
     }
 

@@ -93,9 +93,8 @@ public final class AgentProcess: Sendable {
         writer = LineWriter(fd: stdin, name: "ralph-mobile.agent-stdin.\(child.pid)")
         startStdoutReader(fd: stdout, continuation: continuation)
         startStderrReader(fd: stderr)
-        Task.detached { [child, writer, exited] in
-            let exit = await child.waitForExit()
-            // Nothing reads stdin any more: let the writer thread end.
+        // On the reaper thread, so no task is left to own: nothing reads stdin any more, so the writer thread may end.
+        child.whenExited { [writer, exited] exit in
             writer.finish()
             exited.open(exit)
         }

@@ -50,6 +50,8 @@ public final class ChildProcess: Sendable {
     public let arguments: [String]
     /// The exit once reaped, and who waits for it (by waiter number, so a waiter that gives up can leave).
     private let exitState = Mutex<(exit: Exit?, nextWaiter: Int, waiters: [Int: CheckedContinuation<Exit?, Never>])>((nil, 0, [:]))
+    /// What ``whenExited(_:)`` asked to run on the reaper thread; nil once the child has been reaped.
+    private let exitHandlers = Mutex<[@Sendable (Exit) -> Void]?>([])
 
     /// Starts `command` (a path, or a name looked up on `PATH`) with `arguments`.
     ///
@@ -150,6 +152,19 @@ public final class ChildProcess: Sendable {
         }
     }
 
+    /// Runs `handler` with the exit once the child has been reaped: on the reaper thread, or at once (on the calling
+    /// thread) when it already has been. For work that must follow the exit whoever waits: no task is needed for it,
+    /// so nothing is left running to own. `handler` must be quick and must not block.
+    public func whenExited(_ handler: @escaping @Sendable (Exit) -> Void) {
+        let runNow = exitHandlers.withLock { handlers -> Bool in
+            guard handlers != nil else { return true }
+            handlers!.append(handler)
+            return false
+        }
+        // The handlers are taken (and set to nil) only after the exit is recorded.
+        if runNow, let exit { handler(exit) }
+    }
+
     private func newWaiter() -> Int {
         exitState.withLock { state in
             state.nextWaiter += 1
@@ -182,6 +197,11 @@ public final class ChildProcess: Sendable {
                 defer { state.waiters = [:] }
                 return Array(state.waiters.values)
             }
+            let handlers = exitHandlers.withLock { handlers in
+                defer { handlers = nil }
+                return handlers ?? []
+            }
+            handlers.forEach { $0(exit) }
             waiters.forEach { $0.resume(returning: exit) }
         }
         thread.name = "ralph-mobile.reaper.\(pid)"

@@ -1,3 +1,5 @@
+import RalphFiles
+
 /// What run control needs to know of a run the catalog reports, to match it to a start.
 public struct RunSighting: Sendable, Equatable {
     public var id: String
@@ -38,7 +40,7 @@ public struct RunLifecycle: Sendable, Equatable {
         var lookedAfterExit = false
 
         func admits(_ run: RunSighting) -> Bool {
-            !before.contains(run.id) && (run.workspace == workingDirectory || run.workspace.hasPrefix(workingDirectory + "/.worktrees/"))
+            !before.contains(run.id) && RalphLayout(workspace: workingDirectory).covers(run.workspace)
         }
     }
 

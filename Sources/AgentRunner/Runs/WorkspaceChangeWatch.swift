@@ -1,3 +1,4 @@
+import RalphFiles
 import Synchronization
 
 /// Catalog changes to the runs of one workspace (or of its worktrees), for a caller that re-reads something ralph
@@ -15,7 +16,7 @@ public final class WorkspaceChangeWatch: Sendable {
 
     /// Whether a run in `runWorkspace` belongs to this watch.
     func covers(_ runWorkspace: String) -> Bool {
-        runWorkspace == workspace || runWorkspace.hasPrefix(workspace + "/.worktrees/")
+        RalphLayout(workspace: workspace).covers(runWorkspace)
     }
 
     func notify() {

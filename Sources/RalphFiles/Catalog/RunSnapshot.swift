@@ -120,8 +120,8 @@ public struct RunSnapshot: Sendable {
 
     /// Parses `events-YYYYMMDD-HHMMSS.jsonl` (UTC).
     public static func dateFromFileName(_ name: String) -> Date? {
-        guard name.hasPrefix("events-"), name.hasSuffix(".jsonl") else { return nil }
-        let stamp = Array(name.dropFirst("events-".count).dropLast(".jsonl".count))
+        guard name.hasPrefix(RalphLayout.runFilePrefix), name.hasSuffix(RalphLayout.runFileSuffix) else { return nil }
+        let stamp = Array(name.dropFirst(RalphLayout.runFilePrefix.count).dropLast(RalphLayout.runFileSuffix.count))
         guard stamp.count == 15, stamp[8] == "-", stamp.enumerated().allSatisfy({ $0.offset == 8 || $0.element.isNumber }) else { return nil }
         let d = stamp.filter(\.isNumber).map(String.init).joined()
         func part(_ from: Int, _ length: Int) -> String {

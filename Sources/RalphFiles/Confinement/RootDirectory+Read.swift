@@ -41,12 +41,7 @@ extension RootDirectory {
     /// nothing is there.
     public func status(_ path: String, links: Links = .withinRoot) throws(ConfinementError) -> FileSystem.Status? {
         let components = try components(of: path)
-        let fd: Int32
-        do throws(ConfinementError) {
-            fd = try openDescriptor(components, flags: Self.pathFlag != 0 ? Self.pathFlag : O_RDONLY | O_NONBLOCK, links: links)
-        } catch .notFound {
-            return nil
-        }
+        guard let fd = try openIfPresent(components, flags: Self.pathFlag != 0 ? Self.pathFlag : O_RDONLY | O_NONBLOCK, links: links) else { return nil }
         defer { close(fd) }
         guard let status = FileSystem.status(fd: fd) else { throw .system(Self.shown(components), operation: "stat", errno: errno) }
         return status
@@ -76,12 +71,7 @@ extension RootDirectory {
     /// A FIFO or device is refused without blocking on it.
     public func readFile(_ path: String, limit: Int = 1 << 20, links: Links = .withinRoot) throws(ConfinementError) -> FileContent? {
         let components = try components(of: path)
-        let fd: Int32
-        do throws(ConfinementError) {
-            fd = try openDescriptor(components, flags: O_RDONLY | O_NONBLOCK, links: links)
-        } catch .notFound {
-            return nil
-        }
+        guard let fd = try openIfPresent(components, flags: O_RDONLY | O_NONBLOCK, links: links) else { return nil }
         defer { close(fd) }
         return try Self.read(fd, shown: Self.shown(components), limit: limit)
     }
@@ -109,12 +99,7 @@ extension RootDirectory {
     /// directory's descriptor), so a link is listed as a link.
     public func list(_ path: String, links: Links = .withinRoot) throws(ConfinementError) -> [Entry]? {
         let components = try components(of: path)
-        let fd: Int32
-        do throws(ConfinementError) {
-            fd = try openDescriptor(components, flags: O_RDONLY | O_DIRECTORY, links: links)
-        } catch .notFound {
-            return nil
-        }
+        guard let fd = try openIfPresent(components, flags: O_RDONLY | O_DIRECTORY, links: links) else { return nil }
         guard let dir = fdopendir(fd) else {
             let code = errno
             close(fd)
@@ -171,15 +156,19 @@ extension RootDirectory {
     /// kind of file, which must check the file they opened rather than the name they were given.
     public func readFileAndLocation(_ path: String, limit: Int, links: Links = .withinRoot) throws(ConfinementError) -> (content: FileContent, location: String)? {
         let components = try components(of: path)
-        let fd: Int32
-        do throws(ConfinementError) {
-            fd = try openDescriptor(components, flags: O_RDONLY | O_NONBLOCK, links: links)
-        } catch .notFound {
-            return nil
-        }
+        guard let fd = try openIfPresent(components, flags: O_RDONLY | O_NONBLOCK, links: links) else { return nil }
         defer { close(fd) }
         let content = try Self.read(fd, shown: Self.shown(components), limit: limit)
         guard let location = Self.currentPath(of: fd) else { throw .notFound(Self.shown(components)) }
         return (content, location)
+    }
+
+    /// The descriptor of `components` opened with `flags`, or nil when nothing is there (any other failure throws).
+    private func openIfPresent(_ components: [String], flags: Int32, links: Links) throws(ConfinementError) -> Int32? {
+        do throws(ConfinementError) {
+            return try openDescriptor(components, flags: flags, links: links)
+        } catch .notFound {
+            return nil
+        }
     }
 }

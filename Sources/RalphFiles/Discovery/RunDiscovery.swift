@@ -64,8 +64,9 @@ public enum RunDiscovery {
 
     /// Whether `name` is a run file in a state directory of `layout`.
     public static func isRunFile(_ name: String, layout: RunLocation.Layout) -> Bool {
-        if name == "events.jsonl" { return true }
-        return layout == .ralph && name.hasPrefix("events-") && name.hasSuffix(".jsonl") && name.count > "events-.jsonl".count
+        if name == RalphLayout.legacyEventsName { return true }
+        return layout == .ralph && name.hasPrefix(RalphLayout.runFilePrefix) && name.hasSuffix(RalphLayout.runFileSuffix)
+            && name.count > RalphLayout.runFileName(stamp: "").count
     }
 
     /// Directories that may hold workspaces under `root` ("containers"): the root, its first-level subdirectories
@@ -84,7 +85,7 @@ public enum RunDiscovery {
     public static func workspaceCandidates(workspace: String) -> (workspaces: [String], containers: [String]) {
         var workspaces = [workspace]
         var containers = [workspace]
-        let nested = workspace + "/.worktrees"
+        let nested = RalphLayout(workspace: workspace).worktrees
         if isDirectory(nested) {
             containers.append(nested)
             for wt in subdirectories(of: nested) where !wt.hasPrefix(".") {
@@ -98,8 +99,9 @@ public enum RunDiscovery {
     /// State directories (`.ralph`, `.agent`) of a workspace.
     public static func stateDirectories(of workspace: String) -> [(String, RunLocation.Layout)] {
         var result: [(String, RunLocation.Layout)] = []
-        for (name, layout) in [(".ralph", RunLocation.Layout.ralph), (".agent", .agent)] where isDirectory(workspace + "/" + name) {
-            result.append((workspace + "/" + name, layout))
+        for layout in [RunLocation.Layout.ralph, .agent] {
+            let directory = RalphLayout.stateDirectory(of: workspace, layout: layout)
+            if isDirectory(directory) { result.append((directory, layout)) }
         }
         return result
     }

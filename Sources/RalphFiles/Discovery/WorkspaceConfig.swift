@@ -32,24 +32,25 @@ public struct WorkspaceConfig: Sendable, Equatable {
     /// The config file of a workspace under `root`, if any (`ralph.yml`, then `ralph.yaml`): a regular file reached
     /// inside the root (a link out of it does not count).
     public static func file(in workspace: String, root: RootDirectory) -> String? {
-        for name in ["ralph.yml", "ralph.yaml"] where (try? root.status(workspace + "/" + name))?.isRegularFile == true {
-            return workspace + "/" + name
+        for file in RalphLayout(workspace: workspace).configFiles where (try? root.status(file))?.isRegularFile == true {
+            return file
         }
         return nil
     }
 
-    /// The config of a workspace under `root`, read through one descriptor: the parsed values and the file's status;
-    /// nil when there is no config file (or it leads out of the root).
-    public static func load(in workspace: String, root: RootDirectory) -> (config: WorkspaceConfig?, status: FileSystem.Status)? {
-        guard let file = file(in: workspace, root: root), let content = try? root.readFile(file, limit: 1 << 20) else { return nil }
+    /// The config of a workspace under `root`, read through one descriptor: the parsed values (nil when the file is
+    /// not a YAML mapping) and the file's status; nil when there is no config file (or it leads out of the root).
+    /// Throws when the file is there but cannot be read (too large, unreadable).
+    public static func load(in workspace: String, root: RootDirectory) throws(ConfinementError) -> (config: WorkspaceConfig?, status: FileSystem.Status)? {
+        guard let file = file(in: workspace, root: root), let content = try root.readFile(file, limit: 1 << 20) else { return nil }
         return (parse(yaml: content.text, path: file), content.status)
     }
 
     /// The config file of a workspace, if any (`ralph.yml`, then `ralph.yaml`), by name (links followed anywhere).
     /// Prefer ``file(in:root:)`` and ``load(in:root:)``, which stay inside the root.
     public static func file(in workspace: String) -> String? {
-        for name in ["ralph.yml", "ralph.yaml"] where FileSystem.status(workspace + "/" + name)?.isRegularFile == true {
-            return workspace + "/" + name
+        for file in RalphLayout(workspace: workspace).configFiles where FileSystem.status(file)?.isRegularFile == true {
+            return file
         }
         return nil
     }

@@ -12,9 +12,9 @@ public struct RalphLayout: Sendable, Hashable {
     }
 
     /// `.ralph/`: ralph's state directory (events files, locks, registries).
-    public var stateDirectory: String { workspace + "/.ralph" }
+    public var stateDirectory: String { Self.stateDirectory(of: workspace, layout: .ralph) }
     /// `.ralph/agent/`: what the agent keeps between iterations (scratchpad, memories, tasks).
-    public var agentDirectory: String { stateDirectory + "/agent" }
+    public var agentDirectory: String { Self.agentDirectory(stateDirectory: stateDirectory) }
     /// `.ralph/loops.json`: the registry of the workspace's loops (primary and worktree loops).
     public var loopRegistry: String { stateDirectory + "/loops.json" }
     /// `.ralph/merge-queue.jsonl`: worktree loops waiting to be merged, and merged ones.
@@ -22,13 +22,13 @@ public struct RalphLayout: Sendable, Hashable {
     /// `.ralph/current-loop-id`: the id of the loop running in the workspace.
     public var currentLoopID: String { stateDirectory + "/current-loop-id" }
     /// `.ralph/current-events`: the events file of the current run, relative to the workspace.
-    public var currentEvents: String { stateDirectory + "/current-events" }
+    public var currentEvents: String { Self.currentEvents(stateDirectory: stateDirectory) }
     /// `.ralph/agent/memories.md`.
     public var memories: String { agentDirectory + "/memories.md" }
     /// `.ralph/agent/tasks.jsonl`.
     public var tasks: String { agentDirectory + "/tasks.jsonl" }
     /// `.worktrees/`: where ralph puts the git worktrees of parallel loops.
-    public var worktrees: String { workspace + "/.worktrees" }
+    public var worktrees: String { workspace + "/" + Self.worktreesName }
     /// `presets/`: the workspace's preset configs.
     public var presets: String { workspace + "/presets" }
     /// `prompts/`: the workspace's prompt files.
@@ -43,7 +43,7 @@ public struct RalphLayout: Sendable, Hashable {
     /// `scratchpad.md` directly under the legacy `.agent/`.
     public static func scratchpad(stateDirectory: String, layout: RunLocation.Layout) -> String {
         switch layout {
-        case .ralph: stateDirectory + "/agent/scratchpad.md"
+        case .ralph: agentDirectory(stateDirectory: stateDirectory) + "/scratchpad.md"
         case .agent: stateDirectory + "/scratchpad.md"
         }
     }

@@ -31,7 +31,7 @@ public struct LoopRegistry: Sendable {
 
     /// The registry of `workspace` (a canonical path under `root`).
     public init(workspace: String, root: RootDirectory) {
-        self.path = workspace + "/.ralph/loops.json"
+        self.path = RalphLayout(workspace: workspace).loopRegistry
         self.root = root
     }
 
@@ -70,7 +70,7 @@ public struct MergeQueue: Sendable {
 
     /// The queue of `workspace` (a canonical path under `root`).
     public init(workspace: String, root: RootDirectory) {
-        self.path = workspace + "/.ralph/merge-queue.jsonl"
+        self.path = RalphLayout(workspace: workspace).mergeQueue
         self.root = root
     }
 

@@ -18,7 +18,7 @@ public struct MemoryStore: Sendable {
 
     /// The store of `workspace` (a canonical path under `root`).
     public init(workspace: String, root: RootDirectory) {
-        self.path = workspace + "/.ralph/agent/memories.md"
+        self.path = RalphLayout(workspace: workspace).memories
         self.root = root
     }
 

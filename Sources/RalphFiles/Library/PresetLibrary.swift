@@ -12,8 +12,9 @@ public enum PresetLibrary {
     /// so their content never shows, not even a description line.
     public static func presets(in workspace: String, roots: WorkspaceRoots) -> [PresetItem] {
         guard let root = roots.directory(containing: workspace) else { return [] }
-        return yamlFiles(in: workspace + "/presets", root: root).map { file in
-            PresetItem(name: stem(file), path: "presets/" + file, description: description(ofFile: workspace + "/presets/" + file, root: root))
+        let directory = RalphLayout(workspace: workspace).presets
+        return yamlFiles(in: directory, root: root).map { file in
+            PresetItem(name: stem(file), path: "presets/" + file, description: description(ofFile: directory + "/" + file, root: root))
         }.sorted { ($0.name, $0.path) < ($1.name, $1.path) }
     }
 
@@ -115,7 +116,7 @@ public enum PresetLibrary {
     public static func configFile(_ path: String, workspace: String, roots: WorkspaceRoots) -> Result<ServedFile, WorkspaceRoots.PathError> {
         servedFile(path, workspace: workspace, roots: roots) { relative in
             let isYAML = relative.hasSuffix(".yml") || relative.hasSuffix(".yaml")
-            return isYAML && (relative.hasPrefix("presets/") || relative == "ralph.yml" || relative == "ralph.yaml")
+            return isYAML && (relative.hasPrefix("presets/") || RalphLayout.configNames.contains(relative))
         } expected: { "a preset or config YAML file (presets/*.yml or ralph.yml)" }
     }
 

@@ -46,7 +46,7 @@ public struct TaskStore: Sendable {
 
     /// The store of a workspace under `root`.
     public init(workspace: String, root: RootDirectory) {
-        self.init(path: workspace + "/.ralph/agent/tasks.jsonl", root: root)
+        self.init(path: RalphLayout(workspace: workspace).tasks, root: root)
     }
 
     /// The store of the tasks file `path` under `root`.
@@ -59,13 +59,18 @@ public struct TaskStore: Sendable {
     public func load() throws(StoreError) -> [TaskItem] {
         // A read must not create anything (a new .ralph/ would make the directory look like a ralph workspace).
         guard try exists() else { return [] }
-        do {
-            return try FileLock.withLock(lockPath, in: root, exclusive: false) { () throws(StoreError) -> [TaskItem] in
-                try readLines().compactMap { line in
-                    if case .task(let object) = line { return Self.item(object) }
-                    return nil
-                }
+        return try locked(exclusive: false) { () throws(StoreError) -> [TaskItem] in
+            try readLines().compactMap { line in
+                if case .task(let object) = line { return Self.item(object) }
+                return nil
             }
+        }
+    }
+
+    /// Runs `body` under ralph's lock on the file (shared to read, exclusive to change), any failure a ``StoreError``.
+    private func locked<T>(exclusive: Bool, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        do {
+            return try FileLock.withLock(lockPath, in: root, exclusive: exclusive, body)
         } catch let error as StoreError {
             throw error
         } catch let error as ConfinementError {
@@ -141,28 +146,20 @@ public struct TaskStore: Sendable {
     /// Read-modify-write under the exclusive lock.
     func modify(_ change: (inout [Line]) -> Void) throws(StoreError) {
         _ = try exists()
-        do {
-            try FileLock.withLock(lockPath, in: root, exclusive: true) { () throws(StoreError) in
-                var lines = try readLines()
-                change(&lines)
-                let text = lines.map { line -> String in
-                    switch line {
-                    case .task(let object): JSONWriter.string(.object(object))
-                    case .other(let raw): raw
-                    }
-                }.joined(separator: "\n")
-                do throws(ConfinementError) {
-                    try root.writeAtomically(Data((text.isEmpty ? "" : text + "\n").utf8), to: path)
-                } catch {
-                    throw StoreError(error)
+        try locked(exclusive: true) { () throws(StoreError) in
+            var lines = try readLines()
+            change(&lines)
+            let text = lines.map { line -> String in
+                switch line {
+                case .task(let object): JSONWriter.string(.object(object))
+                case .other(let raw): raw
                 }
+            }.joined(separator: "\n")
+            do throws(ConfinementError) {
+                try root.writeAtomically(Data((text.isEmpty ? "" : text + "\n").utf8), to: path)
+            } catch {
+                throw StoreError(error)
             }
-        } catch let error as StoreError {
-            throw error
-        } catch let error as ConfinementError {
-            throw StoreError(error)
-        } catch {
-            throw .io("\(error)")
         }
     }
 

@@ -84,17 +84,17 @@ public enum LivenessProbe {
         var result = WorkspaceLiveness()
         switch layout {
         case .agent:
-            result.currentRunFile = stateDirectory + "/events.jsonl"
+            result.currentRunFile = RalphLayout.legacyEvents(stateDirectory: stateDirectory)
         case .ralph:
-            if let marker = (try? RunDiscovery.fileSystem.readFile(stateDirectory + "/current-events", limit: 64 * 1024, links: .refused))?
+            if let marker = (try? RunDiscovery.fileSystem.readFile(RalphLayout.currentEvents(stateDirectory: stateDirectory), limit: 64 * 1024, links: .refused))?
                 .text.trimmingCharacters(in: .whitespacesAndNewlines), !marker.isEmpty
             {
                 result.currentRunFile = FileSystem.join(workspace, marker)
-            } else if (try? RunDiscovery.fileSystem.entryStatus(stateDirectory + "/events.jsonl", links: .refused)) != nil {
-                result.currentRunFile = stateDirectory + "/events.jsonl"
+            } else if (try? RunDiscovery.fileSystem.entryStatus(RalphLayout.legacyEvents(stateDirectory: stateDirectory), links: .refused)) != nil {
+                result.currentRunFile = RalphLayout.legacyEvents(stateDirectory: stateDirectory)
             }
         }
-        let lockPath = stateDirectory + "/loop.lock"
+        let lockPath = RalphLayout.loopLock(stateDirectory: stateDirectory)
         if let status = try? RunDiscovery.fileSystem.status(lockPath, links: .refused) {
             if let locks {
                 if let holder = locks.holder(device: status.device, inode: status.inode) {
@@ -111,10 +111,9 @@ public enum LivenessProbe {
 
     /// For a worktree workspace (`<repo>/.worktrees/<name>`), the pid of its live loop in `<repo>/.ralph/loops.json`.
     static func worktreeLoopPID(workspace: String) -> Int? {
-        let parts = workspace.split(separator: "/")
-        guard parts.count >= 2, parts[parts.count - 2] == ".worktrees" else { return nil }
-        let repo = "/" + parts.dropLast(2).joined(separator: "/")
-        guard let file = try? RunDiscovery.fileSystem.readFile(repo + "/.ralph/loops.json", limit: 4 << 20, links: .refused),
+        guard let repository = RalphLayout(workspace: workspace).repositoryOfWorktree else { return nil }
+        let repo = repository.workspace
+        guard let file = try? RunDiscovery.fileSystem.readFile(repository.loopRegistry, limit: 4 << 20, links: .refused),
             case .object(let o)? = try? JSONParser.parse(file.bytes), case .array(let loops)? = o["loops"]
         else { return nil }
         for case .object(let entry) in loops {

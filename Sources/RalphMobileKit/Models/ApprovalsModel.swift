@@ -23,14 +23,11 @@ public final class ApprovalsModel {
         await refresh()
         guard streamTask == nil else { return }
         let stream = EventStream(client: client, path: "/api/events", policy: policy)
-        streamTask = Task { [weak self] in
-            for await update in stream.updates() {
-                guard let self else { return }
-                switch update {
-                case .state(let state): self.connection = state
-                case .event(let event): self.receive(event)
-                case .end: break
-                }
+        streamTask = stream.follow(by: self) { model, update in
+            switch update {
+            case .state(let state): model.connection = state
+            case .event(let event): model.receive(event)
+            case .end: break
             }
         }
     }

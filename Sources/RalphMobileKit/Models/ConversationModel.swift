@@ -137,19 +137,15 @@ public final class ConversationModel {
     private func openStream() {
         streamTask?.cancel()
         let stream = client.conversationEvents(conversationID, after: lastEventID, policy: policy)
-        streamTask = Task { [weak self] in
-            for await update in stream.updates() {
-                guard let self else { return }
-                switch update {
-                case .state(let state):
-                    self.connection = state
-                    if case .reconnecting(let n) = state { self.reconnectAttempts = n }
-                    if state == .connected { self.reconnectAttempts = 0 }
-                case .event(let event):
-                    self.receive(event)
-                case .end:
-                    break
-                }
+        streamTask = stream.follow(by: self) { model, update in
+            switch update {
+            case .state(let state):
+                model.connection = state
+                model.reconnectAttempts = state.reconnectAttempts(after: model.reconnectAttempts)
+            case .event(let event):
+                model.receive(event)
+            case .end:
+                break
             }
         }
     }

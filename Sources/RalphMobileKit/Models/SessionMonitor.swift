@@ -43,6 +43,8 @@ public final class SessionMonitor {
     public var policy = ReconnectPolicy()
 
     @ObservationIgnored private var streamTask: Task<Void, Never>?
+    /// The refresh started when the run ends; ``disconnect()`` cancels it.
+    @ObservationIgnored let tasks = ModelTasks()
     /// State frames applied since the monitor was made (the detail arrives with the stream, not by polling).
     public private(set) var stateFrames = 0
     @ObservationIgnored private var lastEventID: Int = 0
@@ -90,9 +92,10 @@ public final class SessionMonitor {
         }
     }
 
-    /// Closes the stream (events stay visible).
+    /// Closes the stream (events stay visible) and cancels a refresh still under way.
     public func disconnect() {
         closeStream()
+        tasks.cancelAll()
         connection = .disconnected
     }
 
@@ -123,12 +126,11 @@ public final class SessionMonitor {
         connection = .disconnected
     }
 
-    private func apply(_ update: EventStream.Update) {
+    func apply(_ update: EventStream.Update) {
         switch update {
         case .state(let state):
             connection = state
-            if case .reconnecting(let attempt) = state { reconnectAttempts = attempt }
-            if state == .connected { reconnectAttempts = 0 }
+            reconnectAttempts = state.reconnectAttempts(after: reconnectAttempts)
             if case .error(let message) = state { lastError = message }
         case .event(let frame):
             if frame.event == StreamEventName.reset {
@@ -147,7 +149,7 @@ public final class SessionMonitor {
             pausedFromThisClient = false
             // The run is over now, not when the refresh below answers.
             if let end { session?.mode = end.mode; session?.status = end.status }
-            Task { await self.refreshStatus() }
+            tasks.spawn { [weak self] in await self?.refreshStatus() }
         }
     }
 
@@ -179,16 +181,21 @@ public final class SessionMonitor {
 
     /// Re-reads the session and its detail.
     public func refreshStatus() async {
-        if let status = try? await client.status(sessionID) { session = status }
+        // A failed status read is not reported on its own: the detail read below asks the same server and says why.
+        if let status = try? await client.status(sessionID), !Task.isCancelled { session = status }
         await refreshDetail()
     }
 
+    /// A cancelled read (the monitor was disconnected meanwhile) changes nothing, its cancellation included.
     func refreshDetail() async {
+        guard !Task.isCancelled else { return }
         do {
             let detail = try await client.detail(sessionID)
+            guard !Task.isCancelled else { return }
             self.detail = detail
             session = detail.session
         } catch {
+            guard !Task.isCancelled else { return }
             lastError = error.description
         }
     }

@@ -14,14 +14,14 @@ public final class SessionsListModel {
     /// State of the global stream.
     public private(set) var connection: ConnectionState = .disconnected
     /// True while the list is refreshed by polling because the stream is down.
-    public private(set) var isPolling = false
+    public var isPolling: Bool { polling.isPolling }
     public private(set) var lastError: String?
     public private(set) var lastUpdated: Date?
     public var pollInterval: Duration = .seconds(5)
     public var policy = ReconnectPolicy()
 
     @ObservationIgnored private var streamTask: Task<Void, Never>?
-    @ObservationIgnored private var pollTask: Task<Void, Never>?
+    @ObservationIgnored private let polling = PollingFallback()
 
     public init(client: RalphClient) {
         self.client = client
@@ -52,9 +52,7 @@ public final class SessionsListModel {
     public func stop() {
         streamTask?.cancel()
         streamTask = nil
-        pollTask?.cancel()
-        pollTask = nil
-        isPolling = false
+        polling.stop()
         connection = .disconnected
     }
 
@@ -74,7 +72,7 @@ public final class SessionsListModel {
         case .state(let state):
             connection = state
             if state == .connected {
-                isPolling = false
+                polling.streamConnected()
             } else if case .error(let message) = state {
                 lastError = message
             }
@@ -107,19 +105,9 @@ public final class SessionsListModel {
 
     /// Polls while the stream is not connected.
     private func startPolling() {
-        guard pollTask == nil else { return }
-        pollTask = Task { [weak self] in
-            while !Task.isCancelled {
-                guard let self else { return }
-                try? await Task.sleep(for: self.pollInterval)
-                if Task.isCancelled { return }
-                if self.connection == .connected {
-                    self.isPolling = false
-                    continue
-                }
-                self.isPolling = true
-                await self.refresh()
-            }
-        }
+        polling.start(
+            interval: { [weak self] in self?.pollInterval }, isConnected: { [weak self] in self.map { $0.connection == .connected } },
+            refresh: { [weak self] in await self?.refresh() }
+        )
     }
 }

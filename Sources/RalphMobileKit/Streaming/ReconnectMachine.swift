@@ -10,6 +10,16 @@ public enum ConnectionState: Sendable, Equatable {
     case reconnecting(attempt: Int)
     /// Gave up for good.
     case error(String)
+
+    /// The reconnection attempts a screen shows once this state arrives, `shown` being what it showed before: the
+    /// attempt while reconnecting, none once connected, else unchanged (a screen keeps the count of its last trouble).
+    public func reconnectAttempts(after shown: Int) -> Int {
+        switch self {
+        case .reconnecting(let attempt): attempt
+        case .connected: 0
+        default: shown
+        }
+    }
 }
 
 /// How a ``ReconnectMachine`` waits between attempts and detects dead streams.

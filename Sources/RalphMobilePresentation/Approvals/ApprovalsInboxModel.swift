@@ -3,89 +3,6 @@ import Observation
 import RalphAPI
 import RalphMobileKit
 
-/// One row of the approvals inbox.
-public struct ApprovalRow: Hashable, Sendable, Identifiable {
-    public let id: String
-    public let conversationID: String
-    public let toolName: String
-    /// What the call does, in one line.
-    public let summary: String
-    /// The conversation's title (`a conversation` until it is read, `a deleted conversation`).
-    public let conversationTitle: String
-    public let createdAt: String
-    public let isPending: Bool
-    public let isSelected: Bool
-    /// For a decided one: `allowed`, `allowed (session)`, `allowed by a rule`, `denied`, `cancelled`.
-    public let stateText: String?
-    public let tone: ChatTone
-
-    init(_ approval: Approval, title: String, selected: Bool) {
-        id = approval.id
-        conversationID = approval.conversationId
-        toolName = approval.toolName
-        summary = ChatToolCallItem.summary(name: approval.toolName, input: approval.input)
-        conversationTitle = title
-        createdAt = approval.createdAt
-        isPending = approval.state == .pending
-        isSelected = selected && isPending
-        switch approval.state {
-        case .pending:
-            stateText = nil
-            tone = .attention
-        case .allowed:
-            stateText = approval.decision == .allowSession ? (approval.decidedBy?.hasPrefix("rule ") == true ? "allowed by a rule" : "allowed (session)") : "allowed"
-            tone = .success
-        case .denied:
-            stateText = "denied"
-            tone = .danger
-        case .cancelled:
-            stateText = "cancelled"
-            tone = .neutral
-        }
-    }
-
-    /// `5m ago`.
-    public func age(now: Date) -> String { ChatFormat.relativeTime(createdAt, now: now) }
-
-    /// `Fix the tests · 5m ago`.
-    public func subtitle(now: Date) -> String { conversationTitle + " · " + age(now: now) }
-
-    /// `Bash: touch a.txt, in Fix the tests, 5m ago. Open details`.
-    public func accessibilityLabel(now: Date) -> String {
-        "\(toolName): \(summary), in \(conversationTitle), \(age(now: now))" + (stateText.map { ", " + $0 } ?? "") + ". Open details"
-    }
-
-    public var selectAccessibilityLabel: String { "Select \(toolName): \(summary)" }
-    public var openConversationAccessibilityLabel: String { "Open the conversation \(conversationTitle)" }
-}
-
-/// What a batch decision did, one line per approval.
-public struct ApprovalBatchResult: Hashable, Sendable {
-    public struct Line: Hashable, Sendable, Identifiable {
-        public let id: String
-        public let applied: Bool
-        /// `Bash touch a.txt — allowed`, or with the reason it was not applied.
-        public let text: String
-    }
-
-    /// `2 of 3 allowed`.
-    public let title: String
-    public let lines: [Line]
-}
-
-/// What the batch sheet asks before deciding several approvals at once.
-public struct ApprovalBatchConfirmation: Hashable, Sendable, Identifiable {
-    public var id: String { decision.rawValue + ":" + lines.joined(separator: "\n") }
-    public let decision: ApprovalDecision
-    /// `Allow 3 tool calls?`.
-    public let title: String
-    /// `Bash  touch a.txt · Fix the tests`, one per approval.
-    public let lines: [String]
-    /// Deny asks for an optional message sent with each.
-    public let asksForMessage: Bool
-    public let confirmLabel: String
-}
-
 /// The approvals inbox: every tool call waiting for a person across conversations, live (the SDK's
 /// ``RalphMobileKit/ApprovalsModel``), optionally with the decided ones, each opening the approval sheet; operators
 /// select several and allow or deny them at once.
@@ -119,8 +36,11 @@ public final class ApprovalsInboxModel: LiveFeed {
     @ObservationIgnored private var asked: Set<String> = []
     @ObservationIgnored private var hasConnected = false
     @ObservationIgnored private var running = false
-    /// Counts ``watch()`` calls, so a change reported to an older watch (before a suspend) is ignored.
-    @ObservationIgnored private var watchGeneration = 0
+    /// Where the SDK model's changes are reported while watched; finished by ``suspend()``, so a change reported to
+    /// an older watch is never handled.
+    @ObservationIgnored private var changes: AsyncStream<Void>.Continuation?
+    /// The watch of the SDK model and the reads each change starts; ``suspend()`` cancels them.
+    @ObservationIgnored let tasks = ModelTasks()
 
     public init(client: RalphClient, capabilities: Capabilities) {
         self.client = client
@@ -219,6 +139,9 @@ public final class ApprovalsInboxModel: LiveFeed {
 
     public func suspend() {
         running = false
+        changes?.finish()
+        changes = nil
+        tasks.cancelAll()
         approvals.stop()
     }
 
@@ -245,9 +168,13 @@ public final class ApprovalsInboxModel: LiveFeed {
 
     private func readDecided() async {
         do {
-            decided = try await client.approvals(state: nil).filter { $0.state != .pending }
+            let read = try await client.approvals(state: nil).filter { $0.state != .pending }
+            // Suspended meanwhile: the read was cancelled, and what it brought is not shown.
+            guard !Task.isCancelled else { return }
+            decided = read
             lastError = nil
         } catch {
+            guard !Task.isCancelled else { return }
             lastError = error.description
         }
         await readTitles()
@@ -270,27 +197,40 @@ public final class ApprovalsInboxModel: LiveFeed {
     /// answered, selections of answered approvals are dropped, and after a reconnection the pending list is read again
     /// (the stream may not have been able to replay what was missed).
     private func watch() {
-        watchGeneration += 1
-        let generation = watchGeneration
-        withObservationTracking {
-            _ = approvals.pending
-            _ = approvals.connection
-        } onChange: { [weak self] in
-            Task { @MainActor in self?.changed(generation) }
+        changes?.finish()
+        // Observation reports a change before it is made: the watch handles it on the main actor, after it was made.
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        changes = continuation
+        track(continuation)
+        tasks.spawn { [weak self] in
+            for await _ in stream {
+                guard let self, self.running else { return }
+                self.track(continuation)
+                self.changed()
+            }
         }
     }
 
-    private func changed(_ generation: Int) {
-        guard running, generation == watchGeneration else { return }
-        watch()
+    /// Reports the next change of what the inbox follows (observation reports one change per registration).
+    private func track(_ changes: AsyncStream<Void>.Continuation) {
+        withObservationTracking {
+            _ = approvals.pending
+            _ = approvals.connection
+        } onChange: {
+            changes.yield()
+        }
+    }
+
+    private func changed() {
         let ids = Set(approvals.pending.map(\.id))
         selection = selection.filter(ids.contains)
         let reconnected = approvals.connection == .connected && hasConnected
         if approvals.connection == .connected { hasConnected = true }
-        Task {
-            if reconnected { await approvals.refresh() }
-            await readTitles()
-            if filter == .all { await readDecided() }
+        tasks.spawn { [weak self] in
+            guard let self else { return }
+            if reconnected { await self.approvals.refresh() }
+            await self.readTitles()
+            if self.filter == .all { await self.readDecided() }
         }
     }
 

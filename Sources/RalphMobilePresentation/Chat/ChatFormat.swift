@@ -86,33 +86,6 @@ public enum ChatFormat {
     /// string value as the string itself.
     public static func prettyJSON(_ value: JSONValue) -> String {
         if case .string(let text) = value { return text }
-        var out = ""
-        write(value, indent: 0, into: &out)
-        return out
-    }
-
-    private static func write(_ value: JSONValue, indent: Int, into out: inout String) {
-        let pad = String(repeating: "  ", count: indent + 1)
-        let close = String(repeating: "  ", count: indent)
-        switch value {
-        case .object(let object) where !object.isEmpty:
-            out += "{\n"
-            for (index, member) in object.members.enumerated() {
-                out += pad + JSONWriter.string(.string(member.key)) + ": "
-                write(member.value, indent: indent + 1, into: &out)
-                out += index == object.count - 1 ? "\n" : ",\n"
-            }
-            out += close + "}"
-        case .array(let items) where !items.isEmpty:
-            out += "[\n"
-            for (index, item) in items.enumerated() {
-                out += pad
-                write(item, indent: indent + 1, into: &out)
-                out += index == items.count - 1 ? "\n" : ",\n"
-            }
-            out += close + "]"
-        default:
-            out += JSONWriter.string(value)
-        }
+        return Formatting.prettyJSON(value)
     }
 }

@@ -11,15 +11,12 @@ extension ChatModel {
     @discardableResult
     public func perform(_ action: ConversationAction) async -> Bool {
         guard let patch = ConversationAction.patch(for: action) else { return false }
-        do {
-            info = try await client.updateConversation(conversationID, patch)
-            notice = action.doneNotice
-            lastError = nil
-            return true
-        } catch {
-            lastError = error.description
-            return false
+        let changed = await report(done: action.doneNotice) { () async throws(RalphClientError) in
+            try await client.updateConversation(conversationID, patch)
         }
+        guard let changed else { return false }
+        info = changed
+        return true
     }
 
     /// Renames it; returns why not (locally, or the server's answer), nil when done.

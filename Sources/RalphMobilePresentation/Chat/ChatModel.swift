@@ -16,7 +16,7 @@ import RalphMobileKit
 /// second connection, and resumes after ``suspend()`` from the last event applied.
 @MainActor
 @Observable
-public final class ChatModel: LiveFeed {
+public final class ChatModel: LiveFeed, ActionReporting {
     public let conversationID: String
     public let client: RalphClient
     public let conversation: ConversationModel
@@ -55,6 +55,8 @@ public final class ChatModel: LiveFeed {
     private var reviewedApproval: String?
     private var noteTurn: String?
     @ObservationIgnored private var streamTask: Task<Void, Never>?
+    /// Reads started by stream events (decisions, the conversation's info); ``suspend()`` cancels them.
+    @ObservationIgnored let tasks = ModelTasks()
     @ObservationIgnored private var markdownCache: [String: (text: String, markdown: ChatMarkdown)] = [:]
 
     public init(client: RalphClient, conversationID: String, capabilities: Capabilities, me: String? = nil) {
@@ -168,6 +170,7 @@ public final class ChatModel: LiveFeed {
     public func suspend() {
         streamTask?.cancel()
         streamTask = nil
+        tasks.cancelAll()
         connection = .disconnected
     }
 
@@ -188,20 +191,16 @@ public final class ChatModel: LiveFeed {
     private func openStream() {
         streamTask?.cancel()
         let stream = client.conversationEvents(conversationID, after: conversation.lastEventID, policy: policy)
-        streamTask = Task { [weak self] in
-            for await update in stream.updates() {
-                guard let self else { return }
-                switch update {
-                case .state(let state):
-                    self.connection = state
-                    if case .reconnecting(let attempt) = state { self.reconnectAttempts = attempt }
-                    if state == .connected { self.reconnectAttempts = 0 }
-                    if case .error = state { await self.checkDeleted() }
-                case .event(let event):
-                    self.receive(event)
-                case .end:
-                    self.isEnded = true
-                }
+        streamTask = stream.follow(by: self) { chat, update in
+            switch update {
+            case .state(let state):
+                chat.connection = state
+                chat.reconnectAttempts = state.reconnectAttempts(after: chat.reconnectAttempts)
+                if case .error = state { await chat.checkDeleted() }
+            case .event(let event):
+                chat.receive(event)
+            case .end:
+                chat.isEnded = true
             }
         }
     }
@@ -224,8 +223,8 @@ public final class ChatModel: LiveFeed {
         case .permissionResolved(let e):
             guard let approval = resolved else {
                 // Allowed by a session rule without asking: its approval says which call it was.
-                Task { await self.refreshDecisions() }
-                Task { await self.refreshInfo() }
+                tasks.spawn { [weak self] in await self?.refreshDecisions() }
+                tasks.spawn { [weak self] in await self?.refreshInfo() }
                 return
             }
             if let tool = approval.toolUseId { decisions[tool] = ChatToolDecision(decision: e.decision, decidedBy: e.by, message: e.message) }
@@ -233,7 +232,7 @@ public final class ChatModel: LiveFeed {
                 notice = ApprovalSheet.resolvedElsewhereNotice(toolName: approval.toolName, decision: e.decision, by: e.by)
             }
         case .complete:
-            Task { await self.refreshInfo() }
+            tasks.spawn { [weak self] in await self?.refreshInfo() }
         case .autoReply(let progress):
             autoReply.apply(progress)
         default:
@@ -256,13 +255,15 @@ public final class ChatModel: LiveFeed {
     }
 
     /// Reads the conversation again (version, pin, archive, cost, rule use counts).
+    /// A failed read keeps the info shown (the stream's own errors say when the server is gone); a cancelled one
+    /// (the model was suspended meanwhile) changes nothing.
     public func refreshInfo() async {
-        if let fresh = try? await client.conversation(conversationID) { info = fresh }
+        if let fresh = try? await client.conversation(conversationID), !Task.isCancelled { info = fresh }
     }
 
     /// Reads how this conversation's approvals were answered.
     func refreshDecisions() async {
-        guard let all = try? await client.approvals(state: nil, conversationID: conversationID) else { return }
+        guard let all = try? await client.approvals(state: nil, conversationID: conversationID), !Task.isCancelled else { return }
         for approval in all {
             guard let tool = approval.toolUseId, let decision = ChatToolDecision(approval) else { continue }
             decisions[tool] = decision

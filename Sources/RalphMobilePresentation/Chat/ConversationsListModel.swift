@@ -13,7 +13,7 @@ import RalphMobileKit
 ///   the stream comes back without being able to replay what it missed, the list is read again too.
 @MainActor
 @Observable
-public final class ConversationsListModel: LiveFeed {
+public final class ConversationsListModel: LiveFeed, ActionReporting {
     public let client: RalphClient
     public let capabilities: Capabilities
 
@@ -25,19 +25,19 @@ public final class ConversationsListModel: LiveFeed {
     public private(set) var hasLoaded = false
     public private(set) var isLoading = false
     public private(set) var isLoadingMore = false
-    public private(set) var lastError: String?
+    public internal(set) var lastError: String?
     public private(set) var connection: ConnectionState = .disconnected
     /// True while the list is kept current by polling because the stream is down.
-    public private(set) var isPolling = false
+    public var isPolling: Bool { polling.isPolling }
     /// Said once after an action (`Pinned`, `Conversation deleted`).
-    public private(set) var notice: String?
+    public internal(set) var notice: String?
     public var pageSize = 30
     public var pollInterval: Duration = .seconds(10)
     public var policy = ReconnectPolicy()
 
     @ObservationIgnored private var cursor: String?
     @ObservationIgnored private var streamTask: Task<Void, Never>?
-    @ObservationIgnored private var pollTask: Task<Void, Never>?
+    @ObservationIgnored private let polling = PollingFallback()
     @ObservationIgnored private var lastGlobalEventID: String?
     @ObservationIgnored private var seenWhileLoading: [String: Conversation?]?
 
@@ -166,9 +166,7 @@ public final class ConversationsListModel: LiveFeed {
     public func suspend() {
         streamTask?.cancel()
         streamTask = nil
-        pollTask?.cancel()
-        pollTask = nil
-        isPolling = false
+        polling.stop()
         connection = .disconnected
     }
 
@@ -183,12 +181,7 @@ public final class ConversationsListModel: LiveFeed {
     private func openStream() {
         streamTask?.cancel()
         let stream = EventStream(client: client, path: "/api/events", lastEventID: lastGlobalEventID, policy: policy)
-        streamTask = Task { [weak self] in
-            for await update in stream.updates() {
-                guard let self else { return }
-                await self.apply(update)
-            }
-        }
+        streamTask = stream.follow(by: self) { list, update in await list.apply(update) }
         startPolling()
     }
 
@@ -196,7 +189,7 @@ public final class ConversationsListModel: LiveFeed {
         switch update {
         case .state(let state):
             connection = state
-            if state == .connected { isPolling = false }
+            if state == .connected { polling.streamConnected() }
         case .event(let event):
             if let id = event.id { lastGlobalEventID = id }
             await receive(event)
@@ -262,20 +255,10 @@ public final class ConversationsListModel: LiveFeed {
 
     /// Reads the list every ``pollInterval`` while the stream is not connected.
     private func startPolling() {
-        guard pollTask == nil else { return }
-        pollTask = Task { [weak self] in
-            while !Task.isCancelled {
-                guard let interval = self?.pollInterval else { return }
-                try? await Task.sleep(for: interval)
-                guard let self, !Task.isCancelled else { return }
-                if self.connection == .connected {
-                    self.isPolling = false
-                    continue
-                }
-                self.isPolling = true
-                await self.refresh()
-            }
-        }
+        polling.start(
+            interval: { [weak self] in self?.pollInterval }, isConnected: { [weak self] in self.map { $0.connection == .connected } },
+            refresh: { [weak self] in await self?.refresh() }
+        )
     }
 
     // MARK: - Actions
@@ -284,17 +267,13 @@ public final class ConversationsListModel: LiveFeed {
     @discardableResult
     public func perform(_ action: ConversationAction, on id: String) async -> Bool {
         guard let patch = ConversationAction.patch(for: action) else { return false }
-        do {
-            let updated = try await client.updateConversation(id, patch)
-            upsert(updated)
-            sort()
-            notice = action.doneNotice
-            lastError = nil
-            return true
-        } catch {
-            lastError = error.description
-            return false
+        let updated = await report(done: action.doneNotice) { () async throws(RalphClientError) in
+            try await client.updateConversation(id, patch)
         }
+        guard let updated else { return false }
+        upsert(updated)
+        sort()
+        return true
     }
 
     /// Renames a conversation; returns why not, nil when done.
@@ -313,16 +292,12 @@ public final class ConversationsListModel: LiveFeed {
     /// Deletes a conversation (after ``deleteConfirmation(for:)``).
     @discardableResult
     public func delete(_ id: String) async -> Bool {
-        do {
+        let deleted: Void? = await report(done: ConversationAction.delete.doneNotice) { () async throws(RalphClientError) in
             try await client.deleteConversation(id)
-            remove(id)
-            notice = ConversationAction.delete.doneNotice
-            lastError = nil
-            return true
-        } catch {
-            lastError = error.description
-            return false
         }
+        guard deleted != nil else { return false }
+        remove(id)
+        return true
     }
 
     /// A conversation created from ``newConversation()``: shown at once, before its event arrives; `problem` (its first

@@ -26,7 +26,9 @@ public final class NewRunModel {
     public static let backends = ["claude", "kiro", "gemini", "codex", "amp", "copilot", "opencode"]
     /// The server's limits.
     public static let maxIterationsLimit = 100_000
-    public static let maxPromptBytes = 256 * 1024
+    /// The server's limit on a prompt written as text (its `TextLimit.steering`: 64 KiB of UTF-8), so the wizard
+    /// refuses what the server would refuse.
+    public static let maxPromptBytes = 64 * 1024
 
     public internal(set) var step: NewRunStep = .place
 
@@ -178,7 +180,7 @@ public final class NewRunModel {
             if text.isEmpty {
                 problems[.promptText] = "Write what ralph should do."
             } else if text.utf8.count > Self.maxPromptBytes {
-                problems[.promptText] = "The prompt is longer than \(Self.maxPromptBytes / 1024) KB; use a prompt file."
+                problems[.promptText] = "The prompt is longer than \(Self.maxPromptBytes / 1024) KiB; use a prompt file."
             }
         }
         let max = maxIterations.trimmingCharacters(in: .whitespaces)

@@ -20,20 +20,27 @@ public struct ConnectionLine: Sendable, Equatable {
         self.showsActivity = showsActivity
     }
 
+    /// `Live`, on every screen.
+    static let live = ConnectionLine(kind: .live, text: "Live", tone: .success, showsActivity: false)
+    /// `Connecting…`, on every screen.
+    static let connecting = ConnectionLine(kind: .connecting, text: "Connecting…", tone: .info, showsActivity: true)
+    /// `Not connected`, on every screen.
+    static let offline = ConnectionLine(kind: .offline, text: "Not connected", tone: .neutral, showsActivity: false)
+
     /// The list's line: the global stream's state, and whether the list is polled meanwhile.
     public static func list(state: ConnectionState, isPolling: Bool, pollInterval: Duration) -> ConnectionLine {
         let polling = "polling every \(seconds(pollInterval)) s"
         switch state {
         case .connected:
-            return ConnectionLine(kind: .live, text: "Live", tone: .success, showsActivity: false)
+            return .live
         case .connecting:
-            return ConnectionLine(kind: .connecting, text: "Connecting…", tone: .info, showsActivity: true)
+            return .connecting
         case .reconnecting(let attempt):
             let text = "Reconnecting (attempt \(attempt))" + (isPolling ? " · " + polling : "")
             return ConnectionLine(kind: .reconnecting, text: text, tone: .warning, showsActivity: true)
         case .disconnected:
             if isPolling { return ConnectionLine(kind: .polling, text: "Live updates off · " + polling, tone: .warning, showsActivity: false) }
-            return ConnectionLine(kind: .offline, text: "Not connected", tone: .neutral, showsActivity: false)
+            return .offline
         case .error(let message):
             let text = "Live updates stopped: \(message)" + (isPolling ? " · " + polling : "")
             return ConnectionLine(kind: isPolling ? .polling : .failed, text: text, tone: .danger, showsActivity: false)
@@ -44,18 +51,15 @@ public struct ConnectionLine: Sendable, Equatable {
     /// known.
     public static func stream(state: ConnectionState, endedReason: String?, isActive: Bool) -> ConnectionLine {
         switch state {
-        case .connected:
-            return ConnectionLine(kind: .live, text: "Live", tone: .success, showsActivity: false)
-        case .connecting:
-            return ConnectionLine(kind: .connecting, text: "Connecting…", tone: .info, showsActivity: true)
-        case .reconnecting(let attempt):
-            return ConnectionLine(kind: .reconnecting, text: "Reconnecting (attempt \(attempt))", tone: .warning, showsActivity: true)
+        case .connected, .connecting, .reconnecting:
+            // Read as the list's line without polling: the detail screen has no polling fallback.
+            return list(state: state, isPolling: false, pollInterval: .zero)
         case .error(let message):
             return ConnectionLine(kind: .failed, text: "Stream stopped: \(message)", tone: .danger, showsActivity: false)
         case .disconnected:
             if let endedReason { return ConnectionLine(kind: .ended, text: "Run ended: \(endedReason)", tone: .neutral, showsActivity: false) }
             if !isActive { return ConnectionLine(kind: .ended, text: "Run ended", tone: .neutral, showsActivity: false) }
-            return ConnectionLine(kind: .offline, text: "Not connected", tone: .neutral, showsActivity: false)
+            return .offline
         }
     }
 

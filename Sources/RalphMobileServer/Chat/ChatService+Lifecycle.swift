@@ -140,6 +140,7 @@ extension ChatService {
             state = outcome
             return waiters
         }
+        settled.open()
         waiters.forEach { $0.resume() }
     }
 
@@ -165,6 +166,16 @@ extension ChatService {
         if case .failed(let reason) = readiness.withLock({ $0 }) { problems.append("conversations: \(reason)") }
         problems += unrecovered.withLock { $0 }.sorted { $0.key < $1.key }.map { "conversation \($0.key): \($0.value)" }
         return problems
+    }
+
+    /// `/api/health`'s `status`: `degraded` when something could not be recovered, `recovering` while recovery still
+    /// runs, else `ok`. Waits up to `patience` for recovery to settle, so a server that has just started says how
+    /// its recovery went rather than that it is still busy.
+    func healthStatus(patience: Duration) async -> String {
+        let settled = self.settled
+        if !settled.isOpen { _ = await withDeadline(patience) { await settled.wait() ? true : nil } }
+        if !recoveryProblems.isEmpty { return HealthStatus.degraded }
+        return settled.isOpen ? HealthStatus.ok : HealthStatus.recovering
     }
 
     static func unrecoveredError(_ id: String, _ reason: String) -> APIError {

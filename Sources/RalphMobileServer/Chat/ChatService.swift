@@ -33,6 +33,8 @@ public final class ChatService: Sendable {
     let probe = Mutex<Task<AgentInfo, Never>?>(nil)
     /// Whether what the previous server left has been settled (requests wait until it has).
     let readiness = Mutex(Readiness.starting(waiters: []))
+    /// Opened when recovery has settled (either way), for a wait that may give up (``healthStatus(patience:)``).
+    let settled = StopLatch()
     /// Conversations whose recovery failed, with why: they refuse requests instead of running out of step.
     let unrecovered = Mutex<[String: String]>([:])
     /// Recovery, which runs in the background from ``startRecovery()``; awaited on shutdown.

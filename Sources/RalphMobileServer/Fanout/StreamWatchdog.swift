@@ -1,3 +1,4 @@
+import AgentRunner
 import Synchronization
 
 /// Disconnects event streams whose client stopped reading.
@@ -7,23 +8,35 @@ import Synchronization
 /// through its ``Watch``; ``sweep(now:timeout:)`` (once a second) closes the connection of any stream whose write has
 /// been waiting for longer than the timeout. Heartbeats keep an idle stream writing, so a live but quiet client is
 /// never taken for a stalled one.
+///
+/// The delayed closes of ``Watch/closeIfStuck(after:)`` are tasks the watchdog owns: ``shutdown()`` cuts their grace
+/// short (a connection still stuck then is closed at once) and waits for them.
 final class StreamWatchdog: Sendable {
     /// One stream's write timing and how to close its connection.
     final class Watch: Sendable {
         fileprivate let since = Mutex<ContinuousClock.Instant?>(nil)
         fileprivate let close: @Sendable () -> Void
+        /// The watchdog's delayed closes.
+        private let tasks: OwnedTasks
 
-        fileprivate init(close: @escaping @Sendable () -> Void) {
+        fileprivate init(tasks: OwnedTasks, close: @escaping @Sendable () -> Void) {
+            self.tasks = tasks
             self.close = close
         }
 
         /// On shutdown: a write still waiting after `grace` (the client reads nothing) would hold the shutdown
-        /// forever, so the connection is closed then.
+        /// forever, so the connection is closed then. Once the watchdog is shut down, that is decided at once.
         func closeIfStuck(after grace: Duration = .milliseconds(500)) {
-            Task { [self] in
+            let started = tasks.spawn { [self] in
+                // Cancellation is the only error: the watchdog shuts down, so the grace ends now.
                 try? await Task.sleep(for: grace)
-                if since.withLock({ $0 != nil }) { close() }
+                closeIfWriting()
             }
+            if !started { closeIfWriting() }
+        }
+
+        private func closeIfWriting() {
+            if since.withLock({ $0 != nil }) { close() }
         }
 
         /// Runs a write of the stream, timing it.
@@ -40,10 +53,11 @@ final class StreamWatchdog: Sendable {
     }
 
     private let state = Mutex(State())
+    private let tasks = OwnedTasks()
 
     /// Watches a stream until ``unregister(_:)``; `close` closes its connection.
     func register(close: @escaping @Sendable () -> Void) -> (id: Int, watch: Watch) {
-        let watch = Watch(close: close)
+        let watch = Watch(tasks: tasks, close: close)
         let id = state.withLock { state in
             state.nextID += 1
             state.watches[state.nextID] = watch
@@ -70,4 +84,13 @@ final class StreamWatchdog: Sendable {
 
     /// Streams watched now.
     var count: Int { state.withLock { $0.watches.count } }
+
+    /// Delayed closes not yet decided.
+    var pendingCloses: Int { tasks.count }
+
+    /// Ends the grace of every pending ``Watch/closeIfStuck(after:)`` (closing the connections still stuck) and waits
+    /// for them; later calls decide at once.
+    func shutdown() async {
+        await tasks.shutdown()
+    }
 }

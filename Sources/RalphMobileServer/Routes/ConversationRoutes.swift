@@ -148,34 +148,15 @@ struct ConversationRoutes {
         }
         let logger = context.logger
         let eventLoop = context.eventLoop
-        let watchdog = self.watchdog
-        let channel = context.channel
-        return Response(
-            status: .ok, headers: EventStreamRoutes.headers,
-            body: ResponseBody { writer in
-                let (watchID, watch) = watchdog.register { channel.close(promise: nil) }
-                defer {
-                    feed.close()
-                    watchdog.unregister(watchID)
-                }
-                do {
-                    try await request.body.consumeWithCancellationOnInboundClose { _ in
-                        try await withGracefulShutdownHandler {
-                            try await watch.writing { try await writer.write(SSEFrame.preamble) }
-                            try await LiveStream.follow(live, key: id, fanout: feed.fanout, after: after, replay: { after, through, writer in
-                                try await Self.replay(feed, after: after, through: through, writer: &writer, watch: watch)
-                            }, writer: &writer, watch: watch, eventLoop: eventLoop)
-                        } onGracefulShutdown: {
-                            live.queue.close()
-                            watch.closeIfStuck()
-                        }
-                    }
-                } catch {
-                    logger.debug("conversation stream ended: \(error)", metadata: ["id": "\(id)"])
-                }
-                try? await writer.finish(nil)
-            }
-        )
+        return EventStreamResponse.make(
+            request, context, watchdog: watchdog, cleanup: { feed.close() }, onShutdown: { live.queue.close() },
+            ended: { error in logger.debug("conversation stream ended: \(error)", metadata: ["id": "\(id)"]) }
+        ) { writer, watch in
+            try await watch.writing { try await writer.write(SSEFrame.preamble) }
+            try await LiveStream.follow(live, key: id, fanout: feed.fanout, after: after, replay: { after, through, writer in
+                try await Self.replay(feed, after: after, through: through, writer: &writer, watch: watch)
+            }, writer: &writer, watch: watch, eventLoop: eventLoop)
+        }
     }
 
     /// Writes the stored events of a conversation with sequence numbers in (after, through], in batches.

@@ -114,8 +114,6 @@ struct EventStreamRoutes {
         let catalog = self.catalog
         let hub = self.hub
         let lookup = self.lookup
-        let watchdog = self.watchdog
-        let channel = context.channel
         let subscribed = subscription
         var preamble = SSEFrame.preamble
         if let reset {
@@ -124,44 +122,28 @@ struct EventStreamRoutes {
         }
         let first = preamble
         let replayAfter = after
-        return Response(
-            status: .ok, headers: Self.headers,
-            body: ResponseBody { writer in
-                let (watchID, watch) = watchdog.register { channel.close(promise: nil) }
-                defer {
-                    hub.unsubscribe(subscribed, runID: id)
-                    watchdog.unregister(watchID)
+        return EventStreamResponse.make(
+            request, context, watchdog: watchdog, cleanup: { hub.unsubscribe(subscribed, runID: id) },
+            onShutdown: { if case .live(let live) = subscribed { live.queue.close() } },
+            ended: { error in
+                switch error {
+                case is CancellationError: logger.debug("session stream closed by the client", metadata: ["id": "\(id)"])
+                case let error as EventFileReader.ReadError: logger.notice("session stream closed: \(error)", metadata: ["id": "\(id)"])
+                default: logger.debug("session stream ended: \(error)", metadata: ["id": "\(id)"])
                 }
-                let replay: LiveStream.Replay = { after, through, writer in
-                    try await Self.replay(runID: id, after: after, through: through, catalog: catalog, writer: &writer, watch: watch)
-                }
-                do {
-                    try await request.body.consumeWithCancellationOnInboundClose { _ in
-                        try await withGracefulShutdownHandler {
-                            try await watch.writing { try await writer.write(first) }
-                            if case .live(let live) = subscribed {
-                                try await LiveStream.follow(
-                                    live, key: id, fanout: hub.runs, after: replayAfter, replay: replay, writer: &writer, watch: watch, eventLoop: eventLoop
-                                )
-                            } else {
-                                try await replay(replayAfter, lastLine, &writer)
-                                try await Self.finish(runID: id, withState: wantsState, lookup: lookup, writer: &writer, watch: watch)
-                            }
-                        } onGracefulShutdown: {
-                            if case .live(let live) = subscribed { live.queue.close() }
-                            watch.closeIfStuck()
-                        }
-                    }
-                } catch is CancellationError {
-                    logger.debug("session stream closed by the client", metadata: ["id": "\(id)"])
-                } catch let error as EventFileReader.ReadError {
-                    logger.notice("session stream closed: \(error)", metadata: ["id": "\(id)"])
-                } catch {
-                    logger.debug("session stream ended: \(error)", metadata: ["id": "\(id)"])
-                }
-                try? await writer.finish(nil)
             }
-        )
+        ) { writer, watch in
+            let replay: LiveStream.Replay = { after, through, writer in
+                try await Self.replay(runID: id, after: after, through: through, catalog: catalog, writer: &writer, watch: watch)
+            }
+            try await watch.writing { try await writer.write(first) }
+            if case .live(let live) = subscribed {
+                try await LiveStream.follow(live, key: id, fanout: hub.runs, after: replayAfter, replay: replay, writer: &writer, watch: watch, eventLoop: eventLoop)
+            } else {
+                try await replay(replayAfter, lastLine, &writer)
+                try await Self.finish(runID: id, withState: wantsState, lookup: lookup, writer: &writer, watch: watch)
+            }
+        }
     }
 
     /// The end of a finished run's stream after its replay: its last state (when asked for) and the `end` frame.

@@ -21,11 +21,14 @@ struct HealthRoutes {
             Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "OK")))
         }
         routes.open.get("/api/health") { _, _ in
-            // A health check must answer quickly, even while a slow CLI is still being asked about itself.
-            let agent = await chat.agent(patience: .seconds(3))
+            // A health check must answer quickly, even while a slow CLI is still being asked about itself or chat
+            // recovery still runs.
+            async let probed = chat.agent(patience: .seconds(3))
+            let status = await chat.healthStatus(patience: .seconds(3))
+            let agent = await probed
             return JSONResponse.make(
                 HealthResponse(
-                    status: chat.recoveryProblems.isEmpty ? "ok" : "degraded", version: RalphMobileVersion.current, timestamp: Timestamp.now(), protocolVersion: RalphMobileVersion.protocolVersion,
+                    status: status, version: RalphMobileVersion.current, timestamp: Timestamp.now(), protocolVersion: RalphMobileVersion.protocolVersion,
                     capabilities: Self.capabilities + Self.capabilities(of: agent), authRequired: authenticator.authRequired, agents: [agent]
                 )
             )

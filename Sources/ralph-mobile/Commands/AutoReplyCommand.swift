@@ -24,16 +24,15 @@ struct AutoReplyCommand: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print the settings and where the loop is.")
-        @OptionGroup var server: ServerOptions
-        @Argument(help: "The conversation id.") var id: String
+        @OptionGroup var target: ConversationTarget
         @Flag(help: "Print the server's JSON.") var json = false
 
         @MainActor
         func run() async throws {
-            try await withClient(server) { client in
-                let status = try await client.autoReply(id)
+            try await withClient(target.server) { client in
+                let status = try await client.autoReply(target.id)
                 if json { return say(try SessionsCommand.prettyJSON(status)) }
-                AutoReplyCommand.print(status, theme: server.theme)
+                AutoReplyCommand.print(status, theme: target.server.theme)
             }
         }
     }
@@ -77,23 +76,20 @@ struct AutoReplyCommand: AsyncParsableCommand {
 
     struct Pause: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Pause the loop (a running turn finishes; no next prompt is sent).")
-        @OptionGroup var server: ServerOptions
-        @Argument(help: "The conversation id.") var id: String
-        @MainActor func run() async throws { try await AutoReplyCommand.control(server) { try await $0.pauseAutoReply(id) } }
+        @OptionGroup var target: ConversationTarget
+        @MainActor func run() async throws { try await AutoReplyCommand.control(target) { try await $0.pauseAutoReply(target.id) } }
     }
 
     struct Resume: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Resume a paused loop (also the go for a prompt waiting for confirmation).")
-        @OptionGroup var server: ServerOptions
-        @Argument(help: "The conversation id.") var id: String
-        @MainActor func run() async throws { try await AutoReplyCommand.control(server) { try await $0.resumeAutoReply(id) } }
+        @OptionGroup var target: ConversationTarget
+        @MainActor func run() async throws { try await AutoReplyCommand.control(target) { try await $0.resumeAutoReply(target.id) } }
     }
 
     struct Stop: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Stop the loop.")
-        @OptionGroup var server: ServerOptions
-        @Argument(help: "The conversation id.") var id: String
-        @MainActor func run() async throws { try await AutoReplyCommand.control(server) { try await $0.stopAutoReply(id) } }
+        @OptionGroup var target: ConversationTarget
+        @MainActor func run() async throws { try await AutoReplyCommand.control(target) { try await $0.stopAutoReply(target.id) } }
     }
 
     struct Presets: AsyncParsableCommand {
@@ -117,12 +113,11 @@ struct AutoReplyCommand: AsyncParsableCommand {
 
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print the settings as JSON (for import, or `set --file`).")
-        @OptionGroup var server: ServerOptions
-        @Argument(help: "The conversation id.") var id: String
+        @OptionGroup var target: ConversationTarget
 
         @MainActor
         func run() async throws {
-            try await withClient(server) { client in say(try SessionsCommand.prettyJSON(try await client.autoReply(id).settings)) }
+            try await target.perform { try SessionsCommand.prettyJSON(try await $0.autoReply(target.id).settings) }
         }
     }
 
@@ -143,8 +138,8 @@ struct AutoReplyCommand: AsyncParsableCommand {
     }
 
     @MainActor
-    static func control(_ server: ServerOptions, _ call: @escaping (RalphClient) async throws -> AutoReplyStatus) async throws {
-        try await withClient(server) { client in say(ChatFormat(theme: server.theme).autoReply(try await call(client).progress).trimmingCharacters(in: .whitespaces)) }
+    static func control(_ target: ConversationTarget, _ call: @escaping (RalphClient) async throws -> AutoReplyStatus) async throws {
+        try await target.perform { ChatFormat(theme: target.server.theme).autoReply(try await call($0).progress).trimmingCharacters(in: .whitespaces) }
     }
 
     static func print(_ status: AutoReplyStatus, theme: Theme) {

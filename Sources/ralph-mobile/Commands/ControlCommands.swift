@@ -4,39 +4,23 @@ import RalphAPI
 import RalphMobileKit
 
 /// Arguments of the commands that act on one session.
-struct SessionTarget: ParsableArguments {
+struct SessionTarget: ServerTarget {
     @OptionGroup var server: ServerOptions
-
-    @Argument(help: "The session id (or a unique prefix of it).")
-    var id: String
-
-    /// Runs an action on the session and prints what it says.
-    @MainActor
-    func perform(_ action: (RalphClient) async throws -> String) async throws {
-        try await withClient(server) { client in say(try await action(client)) }
-    }
+    @Argument(help: "The session id (or a unique prefix of it).") var id: String
 }
 
 struct PauseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause a live run (SIGSTOP to its process group).")
-
     @OptionGroup var target: SessionTarget
-
-    @MainActor
-    func run() async throws {
+    @MainActor func run() async throws {
         try await target.perform { "paused (pid \(try await $0.pause(target.id).pid)) — resume with: ralph-mobile resume \(target.id)" }
     }
 }
 
 struct ResumeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume a paused run (SIGCONT).")
-
     @OptionGroup var target: SessionTarget
-
-    @MainActor
-    func run() async throws {
-        try await target.perform { "resumed (pid \(try await $0.resume(target.id).pid))" }
-    }
+    @MainActor func run() async throws { try await target.perform { "resumed (pid \(try await $0.resume(target.id).pid))" } }
 }
 
 struct StopCommand: AsyncParsableCommand {

@@ -113,58 +113,53 @@ struct ConversationsCommand: AsyncParsableCommand {
 
     struct Rename: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Set a conversation's title.")
-        @OptionGroup var server: ServerOptions
-        @Argument(help: "The conversation id.") var id: String
+        @OptionGroup var target: ConversationTarget
         @Argument(help: "The new title.") var title: String
-        @MainActor func run() async throws { try await ConversationsCommand.patch(server, id, PatchConversationRequest(title: title), "renamed") }
+        @MainActor func run() async throws { try await ConversationsCommand.patch(target, PatchConversationRequest(title: title), "renamed") }
     }
 
     struct Pin: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Pin a conversation (kept on the server, for every device).")
-        @OptionGroup var server: ServerOptions
-        @Argument(help: "The conversation id.") var id: String
-        @MainActor func run() async throws { try await ConversationsCommand.patch(server, id, PatchConversationRequest(pinned: true), "pinned") }
+        @OptionGroup var target: ConversationTarget
+        @MainActor func run() async throws { try await ConversationsCommand.patch(target, PatchConversationRequest(pinned: true), "pinned") }
     }
 
     struct Unpin: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Unpin a conversation.")
-        @OptionGroup var server: ServerOptions
-        @Argument(help: "The conversation id.") var id: String
-        @MainActor func run() async throws { try await ConversationsCommand.patch(server, id, PatchConversationRequest(pinned: false), "unpinned") }
+        @OptionGroup var target: ConversationTarget
+        @MainActor func run() async throws { try await ConversationsCommand.patch(target, PatchConversationRequest(pinned: false), "unpinned") }
     }
 
     struct Archive: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Archive a conversation (hidden from the list unless --archived).")
-        @OptionGroup var server: ServerOptions
-        @Argument(help: "The conversation id.") var id: String
-        @MainActor func run() async throws { try await ConversationsCommand.patch(server, id, PatchConversationRequest(archived: true), "archived") }
+        @OptionGroup var target: ConversationTarget
+        @MainActor func run() async throws { try await ConversationsCommand.patch(target, PatchConversationRequest(archived: true), "archived") }
     }
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete a conversation, its messages and its agent process.")
-        @OptionGroup var server: ServerOptions
-        @Argument(help: "The conversation id.") var id: String
+        @OptionGroup var target: ConversationTarget
         @Flag(help: "Do not ask for confirmation.") var yes = false
 
         @MainActor
         func run() async throws {
             if !yes {
                 guard isatty(STDIN_FILENO) == 1 else { throw fail(RalphMobileFailure(message: "deleting needs confirmation: run it in a terminal or pass --yes")) }
-                Output.write("Delete conversation \(id) and all its messages? [y/N] ", to: STDOUT_FILENO)
+                Output.write("Delete conversation \(target.id) and all its messages? [y/N] ", to: STDOUT_FILENO)
                 guard readLine()?.lowercased().hasPrefix("y") == true else { return say("kept") }
             }
-            try await withClient(server) { client in
-                try await client.deleteConversation(id)
-                say("deleted \(id)")
+            try await target.perform {
+                try await $0.deleteConversation(target.id)
+                return "deleted \(target.id)"
             }
         }
     }
 
     @MainActor
-    static func patch(_ server: ServerOptions, _ id: String, _ change: PatchConversationRequest, _ verb: String) async throws {
-        try await withClient(server) { client in
-            let c = try await client.updateConversation(id, change)
-            say("\(verb) \(c.id): \(c.title)")
+    static func patch(_ target: ConversationTarget, _ change: PatchConversationRequest, _ verb: String) async throws {
+        try await target.perform {
+            let c = try await $0.updateConversation(target.id, change)
+            return "\(verb) \(c.id): \(c.title)"
         }
     }
 }

@@ -32,17 +32,20 @@ final class ChatFixture: Sendable {
     static func start(
         cli: CLI = .real, apiKey: String? = nil, _ configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> ChatFixture {
-        let tmp = TemporaryDirectory("rm-chat")
-        let root = tmp.subdirectory("root")
+        try await ChatFixture(cli: cli, apiKey: apiKey, configure)
+    }
+
+    private init(cli: CLI, apiKey: String?, _ configure: @escaping @Sendable (inout ServerConfiguration) -> Void) async throws {
+        self.cli = cli
+        tmp = TemporaryDirectory("rm-chat")
+        root = tmp.subdirectory("root")
         _ = tmp.subdirectory("root/app")
-        let data = tmp.subdirectory("data")
-        let log = tmp.path + "/claude.log"
-        let claudeHome = tmp.subdirectory("claude-home")
-        let anthropic = cli == .real ? try await FakeAnthropic.start(log: tmp.path + "/anthropic.log") : nil
-        let server = try await Self.server(cli: cli, root: root, data: data, log: log, claudeHome: claudeHome, anthropic: anthropic, apiKey: apiKey, configure)
-        return ChatFixture(
-            cli: cli, tmp: tmp, root: root, data: data, log: log, claudeHome: claudeHome, anthropic: anthropic, server: server, apiKey: apiKey
-        )
+        data = tmp.subdirectory("data")
+        log = tmp.path + "/claude.log"
+        claudeHome = tmp.subdirectory("claude-home")
+        anthropic = cli == .real ? try await FakeAnthropic.start(log: tmp.path + "/anthropic.log") : nil
+        server = try await ChatFixture.server(cli: cli, root: root, data: data, log: log, claudeHome: claudeHome, anthropic: anthropic, apiKey: apiKey, configure)
+        headers = apiKey.map { [("X-Api-Key", $0)] } ?? []
     }
 
     static func server(
@@ -60,21 +63,6 @@ final class ChatFixture: Sendable {
             configuration.apiKey = apiKey
             configure(&configuration)
         }
-    }
-
-    private init(
-        cli: CLI, tmp: TemporaryDirectory, root: String, data: String, log: String, claudeHome: String, anthropic: FakeAnthropic?, server: LiveServer,
-        apiKey: String?
-    ) {
-        self.cli = cli
-        self.tmp = tmp
-        self.root = root
-        self.data = data
-        self.log = log
-        self.claudeHome = claudeHome
-        self.anthropic = anthropic
-        self.server = server
-        self.headers = apiKey.map { [("X-Api-Key", $0)] } ?? []
     }
 
     /// A server started again on the same data directory (a restart), sharing this fixture's files and model API.
@@ -116,6 +104,18 @@ final class ChatFixture: Sendable {
         var headers = self.headers
         if let after { headers.append(("Last-Event-ID", String(after))) }
         return try await SSETestClient.connect((base ?? self.base) + "/api/conversations/\(id)/events", headers: headers)
+    }
+
+    /// A new conversation with its event stream open; with `firstTurn`, that message sent and its turn complete, the
+    /// state most fault tests start from.
+    func newConversation(firstTurn: String? = nil, timeout: Double = 10) async throws -> (Conversation, SSETestClient) {
+        let conversation = try await create()
+        let stream = try await events(conversation.id)
+        if let firstTurn {
+            try await send(conversation.id, firstTurn)
+            _ = try await stream.messages(until: "complete", timeout: timeout)
+        }
+        return (conversation, stream)
     }
 
     func pendingApprovals(_ conversation: String? = nil) async throws -> [Approval] {

@@ -58,23 +58,44 @@ extension CatalogEngine {
         }
     }
 
-    /// Re-reads the workspace config when its file changed; true if the parsed values changed.
+    /// Re-reads the workspace config when its file changed; true if the parsed values changed. A config that is there
+    /// but cannot be read counts as none, and is logged (once, until the reason changes).
     func refreshConfig(_ state: inout StateDirectory) -> Bool {
         let root = RootDirectory(path: state.root)
-        guard let file = WorkspaceConfig.file(in: state.workspace, root: root), let status = try? root.status(file) else {
-            let changed = state.config != nil
-            state.config = nil
-            state.configStamp = nil
-            return changed
+        guard let file = WorkspaceConfig.file(in: state.workspace, root: root) else { return clearConfig(&state, problem: nil) }
+        let status: FileSystem.Status
+        do throws(ConfinementError) {
+            guard let found = try root.status(file) else { return clearConfig(&state, problem: nil) }
+            status = found
+        } catch {
+            return clearConfig(&state, problem: "cannot stat \(file): \(error)")
         }
         if let stamp = state.configStamp, stamp.path == file, stamp.modified == status.modified, stamp.size == status.size {
             return false
         }
+        let parsed: WorkspaceConfig?
+        do throws(ConfinementError) {
+            parsed = try WorkspaceConfig.load(in: state.workspace, root: root)?.config
+        } catch {
+            return clearConfig(&state, problem: "cannot read \(file): \(error)")
+        }
         state.configStamp = (file, status.modified, status.size)
-        let parsed = WorkspaceConfig.load(in: state.workspace, root: root)?.config
+        state.configProblem = nil
         if parsed == nil { logger.debug("workspace config is not a YAML mapping", metadata: ["file": "\(file)"]) }
         let changed = parsed != state.config
         state.config = parsed
+        return changed
+    }
+
+    /// No config for the workspace (none there, or `problem` when it could not be read: logged when it is new).
+    private func clearConfig(_ state: inout StateDirectory, problem: String?) -> Bool {
+        if let problem, problem != state.configProblem {
+            logger.warning("the workspace config cannot be read; its runs show no config until it can", metadata: ["workspace": "\(state.workspace)", "error": "\(problem)"])
+        }
+        state.configProblem = problem
+        let changed = state.config != nil
+        state.config = nil
+        state.configStamp = nil
         return changed
     }
 }

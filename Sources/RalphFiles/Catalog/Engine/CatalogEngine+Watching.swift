@@ -37,11 +37,11 @@ extension CatalogEngine {
             }
             if let state = stateDirectories[event.directory] {
                 handleStateDirectoryEvent(event, layout: state.layout)
-            } else if event.name == ".ralph" || event.name == ".agent" || event.name == ".worktrees" || event.mask & Inotify.isDirectory != 0
+            } else if [RalphLayout.stateDirectoryName, RalphLayout.legacyStateDirectoryName, RalphLayout.worktreesName].contains(event.name) || event.mask & Inotify.isDirectory != 0
                 || event.mask & (Inotify.deleteSelf | Inotify.moveSelf | Inotify.ignored) != 0
             {
                 needsRescan = true
-            } else if event.name == "ralph.yml" || event.name == "ralph.yaml" {
+            } else if RalphLayout.configNames.contains(event.name) {
                 let workspace = event.directory
                 for (path, state) in stateDirectories where state.workspace == workspace { dirtyStateDirectories.insert(path) }
             }
@@ -67,7 +67,7 @@ extension CatalogEngine {
             if event.mask & (Inotify.create | Inotify.movedTo | Inotify.delete | Inotify.movedFrom) != 0 {
                 dirtyStateDirectories.insert(event.directory)
             }
-        } else if event.name == "current-events" || event.name == "loop.lock" {
+        } else if event.name == RalphLayout.currentEventsName || event.name == RalphLayout.loopLockName {
             dirtyStateDirectories.insert(event.directory)
         }
     }

@@ -30,6 +30,8 @@ final class CatalogEngine {
         var liveness = WorkspaceLiveness()
         var config: WorkspaceConfig?
         var configStamp: (path: String, modified: Date, size: Int)?
+        /// Why the config could not be read, last time it was tried (logged once, when it changes).
+        var configProblem: String?
     }
 
     let catalog: RunCatalog

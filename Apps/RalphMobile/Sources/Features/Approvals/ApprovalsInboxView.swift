@@ -3,31 +3,7 @@ import RalphMobilePresentation
 import SwiftUI
 
 /// Every tool call waiting for a person, across conversations, live; tap one for its sheet, or select several and
-/// allow or deny them at once. Builds its ``ApprovalsInboxModel`` and registers it as a live feed.
-struct ApprovalsInboxView: View {
-    @Environment(AppModel.self) private var app
-    @State private var model: ApprovalsInboxModel?
-
-    var body: some View {
-        Group {
-            if let model {
-                ApprovalsInboxContent(model: model)
-            } else {
-                ProgressView("Loading approvals…")
-            }
-        }
-        .navigationTitle("Approvals")
-        .task {
-            guard model == nil, let client = app.client else { return }
-            let inbox = ApprovalsInboxModel(client: client, capabilities: app.capabilities)
-            model = inbox
-            app.feeds.register(inbox)
-            await inbox.start()
-        }
-    }
-}
-
-/// The inbox's layout over its model.
+/// allow or deny them at once. Shown by ``ApprovalsInboxView``.
 struct ApprovalsInboxContent: View {
     @Bindable var model: ApprovalsInboxModel
 
@@ -98,17 +74,7 @@ struct ApprovalsInboxContent: View {
             }
         }
         .overlay(alignment: .bottom) {
-            if let text = model.toast {
-                Text(text)
-                    .font(.footnote)
-                    .padding(10)
-                    .background(Color(theme: .surfaceRaised), in: Capsule())
-                    .padding(.bottom, 12)
-                    .task(id: text) {
-                        try? await Task.sleep(for: .seconds(4))
-                        model.clearNotice()
-                    }
-            }
+            ToastView(text: model.toast, onShown: model.clearNotice).padding(.bottom, 12)
         }
     }
 
@@ -230,4 +196,11 @@ struct BatchDecisionView: View {
 
 #Preview("Batch deny") {
     BatchDecisionView(confirmation: ChatFixtures.batchConfirmation)
+}
+
+/// The approvals inbox as a section of the app: ``LiveFeedScreen`` builds, registers and starts its ``ApprovalsInboxModel``.
+struct ApprovalsInboxView: View {
+    var body: some View {
+        LiveFeedScreen(title: "Approvals", loading: "Loading approvals…", make: ApprovalsInboxModel.init) { ApprovalsInboxContent(model: $0) }
+    }
 }

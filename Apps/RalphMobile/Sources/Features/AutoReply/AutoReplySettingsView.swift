@@ -152,17 +152,7 @@ struct AutoReplySettingsForm: View {
             }
         }
         .overlay(alignment: .bottom) {
-            if let notice = model.notice {
-                Text(notice)
-                    .font(.footnote)
-                    .padding(10)
-                    .background(Color(theme: .surfaceRaised), in: Capsule())
-                    .padding(.bottom, 12)
-                    .task(id: notice) {
-                        try? await Task.sleep(for: .seconds(4))
-                        model.clearNotice()
-                    }
-            }
+            ToastView(text: model.notice, onShown: model.clearNotice).padding(.bottom, 12)
         }
     }
 

@@ -22,10 +22,7 @@ struct ChatBadge: View {
 
     var body: some View {
         Text(text)
-            .font(.caption.weight(.semibold))
-            .padding(.horizontal, 8)
-            .padding(.vertical, 2)
-            .foregroundStyle(tone.color)
+            .badgeText(tone.color)
             .overlay(Capsule().stroke(tone.color, lineWidth: 1))
     }
 }

@@ -182,19 +182,10 @@ struct ChatScreen: View {
         }
     }
 
-    @ViewBuilder private var notice: some View {
-        if let text = model.toast {
-            Text(text)
-                .font(.footnote)
-                .padding(10)
-                .background(Color(theme: .surfaceRaised), in: Capsule())
-                .padding(.top, 8)
-                .accessibilityAddTraits(.isStaticText)
-                .task(id: text) {
-                    try? await Task.sleep(for: .seconds(4))
-                    model.clearNotice()
-                }
-        }
+    private var notice: some View {
+        ToastView(text: model.toast, onShown: model.clearNotice)
+            .padding(.top, 8)
+            .accessibilityAddTraits(.isStaticText)
     }
 
     private func run(_ action: ConversationAction) {

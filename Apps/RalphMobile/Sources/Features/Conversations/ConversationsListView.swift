@@ -2,32 +2,7 @@ import RalphAPI
 import RalphMobilePresentation
 import SwiftUI
 
-/// The conversations: pinned first, newest activity next, live, page by page as it scrolls. Builds its
-/// ``ConversationsListModel`` from the active server's client and registers it as a live feed.
-struct ConversationsListView: View {
-    @Environment(AppModel.self) private var app
-    @State private var model: ConversationsListModel?
-
-    var body: some View {
-        Group {
-            if let model {
-                ConversationsListContent(model: model)
-            } else {
-                ProgressView("Loading conversations…")
-            }
-        }
-        .navigationTitle("Conversations")
-        .task {
-            guard model == nil, let client = app.client else { return }
-            let list = ConversationsListModel(client: client, capabilities: app.capabilities)
-            model = list
-            app.feeds.register(list)
-            await list.start()
-        }
-    }
-}
-
-/// The list's layout over its model.
+/// The conversations: pinned first, newest activity next, live, page by page as it scrolls. Shown by ``ConversationsListView``.
 struct ConversationsListContent: View {
     @Bindable var model: ConversationsListModel
 
@@ -146,18 +121,8 @@ struct ConversationsListContent: View {
         }
     }
 
-    @ViewBuilder private var toast: some View {
-        if let text = model.toast {
-            Text(text)
-                .font(.footnote)
-                .padding(10)
-                .background(Color(theme: .surfaceRaised), in: Capsule())
-                .padding(.bottom, 12)
-                .task(id: text) {
-                    try? await Task.sleep(for: .seconds(4))
-                    model.clearNotice()
-                }
-        }
+    private var toast: some View {
+        ToastView(text: model.toast, onShown: model.clearNotice).padding(.bottom, 12)
     }
 
     private func run(_ action: ConversationAction, on id: String) {
@@ -180,5 +145,12 @@ struct ConversationsListContent: View {
             ConversationRowView(row: row)
         }
         .navigationTitle("Conversations")
+    }
+}
+
+/// The conversations list as a section of the app: ``LiveFeedScreen`` builds, registers and starts its ``ConversationsListModel``.
+struct ConversationsListView: View {
+    var body: some View {
+        LiveFeedScreen(title: "Conversations", loading: "Loading conversations…", make: ConversationsListModel.init) { ConversationsListContent(model: $0) }
     }
 }

@@ -80,3 +80,27 @@ struct NoteText: View {
     .padding()
     .background(Color(theme: .background))
 }
+
+/// A card of a section that may have nothing to show yet: the section's note then (`No token reports yet`), else its
+/// content.
+struct SectionCard<Content: View>: View {
+    let title: String
+    let emptyText: String?
+    @ViewBuilder let content: () -> Content
+
+    init(_ title: String, emptyText: String?, @ViewBuilder content: @escaping () -> Content) {
+        self.title = title
+        self.emptyText = emptyText
+        self.content = content
+    }
+
+    var body: some View {
+        DetailCard(title) {
+            if let emptyText {
+                NoteText(emptyText)
+            } else {
+                content()
+            }
+        }
+    }
+}

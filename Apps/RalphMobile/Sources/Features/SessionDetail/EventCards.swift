@@ -41,14 +41,10 @@ struct RecentEventsCard: View {
     let section: RecentEventsSection
 
     var body: some View {
-        DetailCard("Recent events") {
-            if let empty = section.emptyText {
-                NoteText(empty)
-            } else {
-                ForEach(section.rows) { row in
-                    EventRowView(row: row)
-                    Divider()
-                }
+        SectionCard("Recent events", emptyText: section.emptyText) {
+            ForEach(section.rows) { row in
+                EventRowView(row: row)
+                Divider()
             }
         }
     }

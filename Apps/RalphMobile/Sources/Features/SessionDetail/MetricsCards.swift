@@ -24,21 +24,17 @@ struct TokenMetricsCard: View {
     let section: TokenMetricsSection
 
     var body: some View {
-        DetailCard("Tokens") {
-            if let empty = section.emptyText {
-                NoteText(empty)
-            } else {
-                StatGrid(stats: section.stats)
-                if section.sparkline.isDrawable {
-                    SparklineShape(points: section.sparkline.points)
-                        .stroke(Color(theme: .accent), style: StrokeStyle(lineWidth: 2, lineJoin: .round))
-                        .frame(height: 44)
-                        .padding(.vertical, 4)
-                        .accessibilityElement()
-                        .accessibilityLabel(section.sparklineAccessibilityLabel)
-                }
-                NoteText(section.sparklineCaption)
+        SectionCard("Tokens", emptyText: section.emptyText) {
+            StatGrid(stats: section.stats)
+            if section.sparkline.isDrawable {
+                SparklineShape(points: section.sparkline.points)
+                    .stroke(Color(theme: .accent), style: StrokeStyle(lineWidth: 2, lineJoin: .round))
+                    .frame(height: 44)
+                    .padding(.vertical, 4)
+                    .accessibilityElement()
+                    .accessibilityLabel(section.sparklineAccessibilityLabel)
             }
+            NoteText(section.sparklineCaption)
         }
     }
 }
@@ -49,42 +45,38 @@ struct HatFlowCard: View {
     let onToggle: () -> Void
 
     var body: some View {
-        DetailCard("Hat flow") {
-            if let empty = section.emptyText {
-                NoteText(empty)
-            } else {
-                ScrollView(.horizontal, showsIndicators: false) {
-                    HStack {
-                        ForEach(section.usage) { usage in
-                            HStack(spacing: 4) {
-                                HatBadgeView(hat: usage.hat)
-                                Text(usage.text).font(.caption).foregroundStyle(Color(theme: .secondaryText))
-                            }
-                            .accessibilityElement(children: .ignore)
-                            .accessibilityLabel(usage.accessibilityLabel)
+        SectionCard("Hat flow", emptyText: section.emptyText) {
+            ScrollView(.horizontal, showsIndicators: false) {
+                HStack {
+                    ForEach(section.usage) { usage in
+                        HStack(spacing: 4) {
+                            HatBadgeView(hat: usage.hat)
+                            Text(usage.text).font(.caption).foregroundStyle(Color(theme: .secondaryText))
                         }
+                        .accessibilityElement(children: .ignore)
+                        .accessibilityLabel(usage.accessibilityLabel)
                     }
                 }
-                NoteText(section.summary)
-                ForEach(section.changes) { change in
-                    VStack(alignment: .leading, spacing: 2) {
-                        HStack(spacing: 6) {
-                            if let from = change.from {
-                                HatBadgeView(hat: from)
-                            } else {
-                                Text(change.fromText).font(.caption).foregroundStyle(Color(theme: .secondaryText))
-                            }
-                            Image(systemName: "arrow.right").font(.caption).accessibilityHidden(true)
-                            HatBadgeView(hat: change.to)
+            }
+            NoteText(section.summary)
+            ForEach(section.changes) { change in
+                VStack(alignment: .leading, spacing: 2) {
+                    HStack(spacing: 6) {
+                        if let from = change.from {
+                            HatBadgeView(hat: from)
+                        } else {
+                            Text(change.fromText).font(.caption).foregroundStyle(Color(theme: .secondaryText))
                         }
-                        Text(change.detailText).font(.caption.monospaced()).foregroundStyle(Color(theme: .secondaryText))
+                        Image(systemName: "arrow.right").font(.caption).accessibilityHidden(true)
+                        HatBadgeView(hat: change.to)
                     }
-                    .accessibilityElement(children: .ignore)
-                    .accessibilityLabel(change.accessibilityLabel)
+                    Text(change.detailText).font(.caption.monospaced()).foregroundStyle(Color(theme: .secondaryText))
                 }
-                if let toggle = section.toggleLabel {
-                    Button(toggle, action: onToggle).font(.footnote)
-                }
+                .accessibilityElement(children: .ignore)
+                .accessibilityLabel(change.accessibilityLabel)
+            }
+            if let toggle = section.toggleLabel {
+                Button(toggle, action: onToggle).font(.footnote)
             }
         }
     }
@@ -95,22 +87,18 @@ struct BackpressureCard: View {
     let section: BackpressureSection
 
     var body: some View {
-        DetailCard("Backpressure") {
-            if let empty = section.emptyText {
-                NoteText(empty)
-            } else {
-                ForEach(section.checks) { check in
-                    HStack {
-                        Text(check.name).foregroundStyle(Color(theme: .text))
-                        Spacer()
-                        Text(check.text).foregroundStyle(Color(theme: check.tone.themeColor))
-                    }
-                    .font(.subheadline)
-                    .accessibilityElement(children: .ignore)
-                    .accessibilityLabel(check.accessibilityLabel)
+        SectionCard("Backpressure", emptyText: section.emptyText) {
+            ForEach(section.checks) { check in
+                HStack {
+                    Text(check.name).foregroundStyle(Color(theme: .text))
+                    Spacer()
+                    Text(check.text).foregroundStyle(Color(theme: check.tone.themeColor))
                 }
-                NoteText(section.footer)
+                .font(.subheadline)
+                .accessibilityElement(children: .ignore)
+                .accessibilityLabel(check.accessibilityLabel)
             }
+            NoteText(section.footer)
         }
     }
 }

@@ -14,16 +14,24 @@ extension BadgeTone {
     }
 }
 
+extension Text {
+    /// The words of a small capsule badge (a status, a hat, a state): small and bold, in `color`, padded for the capsule
+    /// drawn behind or around them.
+    func badgeText(_ color: Color) -> some View {
+        font(.caption.weight(.semibold))
+            .padding(.horizontal, 8)
+            .padding(.vertical, 2)
+            .foregroundStyle(color)
+    }
+}
+
 /// A run's mode or status as a small capsule.
 struct SessionBadgeView: View {
     let badge: SessionBadge
 
     var body: some View {
         Text(badge.text)
-            .font(.caption.weight(.semibold))
-            .padding(.horizontal, 8)
-            .padding(.vertical, 2)
-            .foregroundStyle(Color(theme: badge.tone.themeColor))
+            .badgeText(Color(theme: badge.tone.themeColor))
             .background(Color(theme: badge.tone.themeColor).opacity(0.15), in: Capsule())
             .accessibilityLabel(badge.accessibilityLabel)
     }
@@ -35,10 +43,7 @@ struct HatBadgeView: View {
 
     var body: some View {
         Text(hat)
-            .font(.caption.weight(.semibold))
-            .padding(.horizontal, 8)
-            .padding(.vertical, 2)
-            .foregroundStyle(Color(theme: .hat(hat)))
+            .badgeText(Color(theme: .hat(hat)))
             .overlay(Capsule().stroke(Color(theme: .hat(hat)), lineWidth: 1))
             .accessibilityLabel("hat \(hat)")
     }

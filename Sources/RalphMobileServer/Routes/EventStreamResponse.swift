@@ -1,0 +1,55 @@
+import Hummingbird
+import NIOCore
+import ServiceLifecycle
+
+/// What every event stream route (a session's, a conversation's, the global one) does around its own writing, written
+/// once: the connection is watched by the ``StreamWatchdog`` while the body is written, the stream ends when the
+/// client closes its side, and on graceful shutdown the stream is told to stop (`onShutdown`) and its connection is
+/// closed if a write still waits on a client that reads nothing.
+enum EventStreamResponse {
+    /// The `200` response of an event stream whose body `write` writes.
+    ///
+    /// - Parameters:
+    ///   - cleanup: runs when the body ends, however it ends (unsubscribing from the hub).
+    ///   - onShutdown: stops the stream on graceful shutdown (closes its subscriber queue).
+    ///   - ended: told why the body ended with an error (a client that went away, a file that could not be read).
+    ///   - write: writes the stream, each write through the watch it is given.
+    static func make(
+        _ request: Request, _ context: AppRequestContext, watchdog: StreamWatchdog,
+        cleanup: @escaping @Sendable () -> Void,
+        onShutdown: @escaping @Sendable () -> Void,
+        ended: @escaping @Sendable (any Error) -> Void,
+        write: @escaping @Sendable (inout any ResponseBodyWriter, StreamWatchdog.Watch) async throws -> Void
+    ) -> Response {
+        let channel = context.channel
+        let logger = context.logger
+        return Response(
+            status: .ok, headers: EventStreamRoutes.headers,
+            body: ResponseBody { writer in
+                let (watchID, watch) = watchdog.register { channel.close(promise: nil) }
+                defer {
+                    cleanup()
+                    watchdog.unregister(watchID)
+                }
+                do {
+                    try await request.body.consumeWithCancellationOnInboundClose { _ in
+                        try await withGracefulShutdownHandler {
+                            try await write(&writer, watch)
+                        } onGracefulShutdown: {
+                            onShutdown()
+                            watch.closeIfStuck()
+                        }
+                    }
+                } catch {
+                    ended(error)
+                }
+                do {
+                    try await writer.finish(nil)
+                } catch {
+                    // The client is usually gone already; nothing is left to tell it.
+                    logger.trace("event stream could not be finished: \(error)")
+                }
+            }
+        )
+    }
+}

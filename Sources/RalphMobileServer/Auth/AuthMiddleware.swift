@@ -1,7 +1,7 @@
 import Hummingbird
 
-/// Authenticates every `/api/` request except `/api/health` and the web login/logout; the identity goes into the
-/// context for role checks.
+/// Authenticates every `/api/` request except `/api/health`, the web login/logout and notification actions; the
+/// identity goes into the context for role checks.
 ///
 /// - A presented key is looked up unless its address is refused by the ``FailureThrottle`` (`429`); a wrong one counts
 ///   against the address.
@@ -14,7 +14,9 @@ struct AuthMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let authenticator: Authenticator
 
-    static let open: Set<String> = ["/api/health", "/api/login", "/api/logout"]
+    /// Paths that need no key. `/api/notifications/actions` is pressed from a notification (a service worker, the
+    /// lock screen, ntfy): its single-use token is the credential.
+    static let open: Set<String> = ["/api/health", "/api/login", "/api/logout", "/api/notifications/actions"]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path

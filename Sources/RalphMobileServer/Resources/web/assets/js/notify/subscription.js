@@ -61,6 +61,17 @@ export async function currentSubscription() {
   return registration && registration.pushManager ? registration.pushManager.getSubscription() : null;
 }
 
+/** How long the browser's push service may take to give a subscription (some browsers without one never answer). */
+const SUBSCRIBE_SECONDS = 20;
+
+/** @template T @param {number} seconds @param {Promise<T>} promise @param {string} why @returns {Promise<T>} */
+function withinSeconds(seconds, promise, why) {
+  /** @type {any} */
+  let timer;
+  const late = new Promise((_, reject) => { timer = setTimeout(() => reject(Object.assign(new Error(why), { name: 'TimeoutError' })), seconds * 1000); });
+  return /** @type {Promise<T>} */ (Promise.race([promise, late]).finally(() => clearTimeout(timer)));
+}
+
 class StepError extends Error {
   /** @param {string} message @param {any} cause */
   constructor(message, cause) {
@@ -99,7 +110,8 @@ export async function subscribe(preferences = {}) {
       if (oldKey && oldKey.length === key.length && oldKey.every((b, i) => b === key[i])) return old;
       await old.unsubscribe();
     }
-    return registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+    return withinSeconds(SUBSCRIBE_SECONDS, registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }),
+      'no answer from the push service in ' + SUBSCRIBE_SECONDS + ' s');
   });
   const device = await step('register', () => api.post('/api/notifications/devices', {
     name: deviceName(navigator.userAgent), channel: 'web_push', web_push: subscription.toJSON(), ...preferences,

@@ -29,7 +29,7 @@ export function testOutcomeText(delivery) {
   const status = delivery.status ? ' (HTTP ' + delivery.status + ')' : '';
   const detail = delivery.detail ? ': ' + delivery.detail : '';
   switch (delivery.outcome) {
-    case 'delivered': return { ok: true, text: 'Test sent: the push service accepted it' + status + '. It should appear on this device now.' };
+    case 'delivered': return { ok: true, text: 'Test sent: the receiving service accepted it' + status + '. It should appear on the device now.' };
     case 'expired': return { ok: false, text: 'The subscription is gone' + status + detail };
     case 'failed': return { ok: false, text: 'The test was not delivered' + status + detail };
     default: return { ok: false, text: 'Test: ' + delivery.outcome + status + detail };

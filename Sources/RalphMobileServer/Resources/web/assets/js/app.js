@@ -65,7 +65,7 @@ export const app = {
     else location.hash = hash;
   },
   async logout() {
-    stopPresence();
+    await stopPresence(true);
     try {
       await api.post('/api/logout');
     } catch (error) {
@@ -77,12 +77,15 @@ export const app = {
   },
 };
 
-/** @type {{routeChanged: () => void, stop: () => void} | null} presence reports while logged in */
+/** @type {{routeChanged: () => void, stop: (report: boolean) => Promise<void>} | null} presence reports while logged in */
 let presence = null;
 
-function stopPresence() {
-  if (presence) presence.stop();
+/// Stops presence reports; `report`: tell the server the page left (awaited, so that it arrives before a logout).
+/** @param {boolean} report */
+async function stopPresence(report) {
+  const stopping = presence ? presence.stop(report) : Promise.resolve();
   presence = null;
+  await stopping;
 }
 
 /** @type {(() => void) | null} what the screen shown needs done when it is left */
@@ -241,7 +244,7 @@ async function boot() {
   window.addEventListener('ralph:unauthorized', () => {
     if (!app.whoami) return;
     globalEvents.stop();
-    stopPresence();
+    stopPresence(false);
     app.whoami = null;
     showLogin('Your login has ended (the key was revoked or the login expired). Log in again.');
   });

@@ -52,21 +52,30 @@ export function backgroundReport(deviceId) {
   return deviceId ? { foreground: false, device_id: deviceId } : { foreground: false };
 }
 
-/// Reports presence for the page: at start and every REFRESH_SECONDS while visible, on each route change, and
+/// Reports presence for the page: on each route change (the caller's `routeChanged`, also for the first route) and
+/// every REFRESH_SECONDS after it while visible, again when the page is shown, and
 /// `foreground: false` when hidden or left (a keepalive fetch: it carries the login cookie and outlives the page;
 /// sendBeacon cannot send the JSON content type the server requires of a browser). A failure is logged and shown once
 /// on the page by `onProblem`, then retried on the next tick.
 /**
  * @param {{deviceId: () => string | null, onProblem: (message: string) => void}} options
- * @returns {{routeChanged: () => void, stop: () => void}}
+ * @returns {{routeChanged: () => void, stop: (report: boolean) => Promise<void>}}
  */
 export function startPresence({ deviceId, onProblem }) {
   let timer = /** @type {any} */ (null);
   let stopped = false;
   let failing = false;
+  /** @type {Set<Promise<void>>} reports on their way (a logout waits for them: after it they would be refused) */
+  const inflight = new Set();
 
   /** @param {PresenceReport} report @param {boolean} leaving */
-  const send = async (report, leaving) => {
+  const send = (report, leaving) => {
+    const sending = post(report, leaving).finally(() => inflight.delete(sending));
+    inflight.add(sending);
+    return sending;
+  };
+  /** @param {PresenceReport} report @param {boolean} leaving */
+  const post = async (report, leaving) => {
     try {
       const response = await fetch(PRESENCE_PATH, {
         method: 'POST', credentials: 'same-origin', keepalive: leaving,
@@ -92,21 +101,25 @@ export function startPresence({ deviceId, onProblem }) {
   };
   const leave = () => {
     clearTimeout(timer);
-    if (!stopped) send(backgroundReport(deviceId()), true);
+    return stopped ? Promise.resolve() : send(backgroundReport(deviceId()), true);
   };
   const onVisibility = () => (document.visibilityState === 'visible' ? tick() : leave());
   document.addEventListener('visibilitychange', onVisibility);
   window.addEventListener('pagehide', leave);
   window.addEventListener('pageshow', tick);
-  tick();
   return {
     routeChanged: tick,
-    stop() {
-      leave();
+    /// Stops reporting; `report` says the page left first (false when the login is already gone: it would be refused).
+    /** @param {boolean} report */
+    async stop(report) {
+      const left = report ? leave() : Promise.resolve();
+      clearTimeout(timer);
       stopped = true;
       document.removeEventListener('visibilitychange', onVisibility);
       window.removeEventListener('pagehide', leave);
       window.removeEventListener('pageshow', tick);
+      await left;
+      await Promise.all([...inflight]);
     },
   };
 }

@@ -18,13 +18,13 @@ export function deviceRow(device, mine, card) {
   const outcome = h('p', { class: 'small', role: 'status', 'data-test': 'notify-test-outcome', hidden: true });
   const settingsBox = settingsForm(device, uid);
   const toggle = h('button', { type: 'button', class: 'btn ghost small', 'aria-expanded': mine ? 'true' : 'false', 'aria-controls': uid + '-settings',
-    'data-test': 'notify-device-settings-toggle' }, 'Settings');
+    'data-test': 'notify-device-settings-toggle', 'aria-label': 'Settings of ' + device.name }, 'Settings');
   settingsBox.hidden = !mine;
   toggle.addEventListener('click', () => {
     settingsBox.hidden = !settingsBox.hidden;
     toggle.setAttribute('aria-expanded', settingsBox.hidden ? 'false' : 'true');
   });
-  const test = h('button', { type: 'button', class: 'btn small', 'data-test': 'notify-test' }, 'Send test');
+  const test = h('button', { type: 'button', class: 'btn small', 'data-test': 'notify-test', 'aria-label': 'Send a test to ' + device.name }, 'Send test');
   test.addEventListener('click', () => busy(test, 'Sending\u2026', async () => {
     outcome.hidden = true;
     try {
@@ -41,7 +41,7 @@ export function deviceRow(device, mine, card) {
     outcome.hidden = false;
     if (card.life.alive && outcome.dataset.outcome !== 'delivered') await card.refresh();
   }));
-  const remove = h('button', { type: 'button', class: 'btn small danger', 'data-test': 'notify-remove' }, 'Remove');
+  const remove = h('button', { type: 'button', class: 'btn ghost small', 'data-test': 'notify-remove', 'aria-label': 'Remove ' + device.name }, 'Remove');
   remove.addEventListener('click', async () => {
     const ok = await confirmDialog({ title: 'Remove this device?', message: 'Remove \u201c' + device.name + '\u201d? It will not be told anything any more.' + (mine ? ' This browser is also unsubscribed.' : ''), confirm: 'Remove', danger: true });
     if (!ok) return;
@@ -81,7 +81,7 @@ function settingsForm(device, uid) {
   const quiet = device.quiet_hours || null;
   const start = h('input', { type: 'time', id: uid + '-quiet-start', value: quiet ? quiet.start : '', 'data-test': 'notify-quiet-start' });
   const end = h('input', { type: 'time', id: uid + '-quiet-end', value: quiet ? quiet.end : '', 'data-test': 'notify-quiet-end' });
-  const error = h('p', { class: 'field-error', role: 'alert', hidden: true, 'data-test': 'notify-settings-error' });
+  const error = h('p', { class: 'small notify-bad', role: 'alert', hidden: true, 'data-test': 'notify-settings-error' });
   const saved = h('p', { class: 'small muted', role: 'status', 'data-test': 'notify-settings-saved', hidden: true });
   const save = h('button', { type: 'submit', class: 'btn primary small', 'data-test': 'notify-save' }, 'Save');
   const form = h('form', { class: 'notify-settings', id: uid + '-settings', 'data-test': 'notify-device-form' },

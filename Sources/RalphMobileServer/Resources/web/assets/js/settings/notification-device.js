@@ -12,8 +12,9 @@ import { unsubscribe } from '../notify/subscription.js';
  * @param {any} device a `NotificationDevice`
  * @param {boolean} mine whether it is this browser
  * @param {{life: {alive: boolean}, showProblem: (message: string | null) => void, refresh: () => Promise<void>}} card
+ * @param {boolean} showKey whether to say which key registered it (an admin sees every key's devices)
  */
-export function deviceRow(device, mine, card) {
+export function deviceRow(device, mine, card, showKey) {
   const uid = 'dev-' + String(device.id).replace(/[^a-zA-Z0-9_-]/g, '');
   const outcome = h('p', { class: 'small', role: 'status', 'data-test': 'notify-test-outcome', hidden: true });
   const settingsBox = settingsForm(device, uid);
@@ -62,6 +63,7 @@ export function deviceRow(device, mine, card) {
       h('div', { class: 'row-main' },
         h('div', { class: 'row-title' }, device.name, ' ', mine ? badge('this browser', 'live') : null),
         h('div', { class: 'row-sub' }, (CHANNEL_NAMES[device.channel] || device.channel) + ' \u00b7 ', h('span', { class: 'mono' }, device.target)),
+        showKey ? h('div', { class: 'row-sub', 'data-test': 'notify-device-key' }, 'Key ', h('span', { class: 'mono' }, device.key_id || 'none (trusted local caller)')) : null,
         device.last_error
           ? h('div', { class: 'small notify-bad', 'data-test': 'notify-device-error' }, 'Last delivery failed: ' + device.last_error)
           : h('div', { class: 'small muted' }, device.last_delivered_at ? 'Last delivered ' + dateTime(device.last_delivered_at) : 'Nothing delivered yet')),

@@ -33,7 +33,7 @@ export function notificationsCard(app, life) {
     h('p', { class: 'muted small' }, 'Be told when an approval or a question waits, a run ends, or a conversation stops \u2014 even with the page closed. Buttons on the notification allow, deny or answer.'),
     problem,
     h('h3', {}, 'This browser'), browser,
-    h('h3', {}, 'Devices of your key'), devices,
+    h('h3', {}, app.can('admin') ? 'Devices (every key\u2019s: you are an admin)' : 'Devices of your key'), devices,
     app.can('operator') ? addChannelForm({ onAdded: () => refresh() }) : h('p', { class: 'muted small' }, 'Adding an ntfy topic or a webhook needs an operator key (the server would call a URL you choose).'),
     h('h3', {}, 'What this server can send'), channels);
 
@@ -80,7 +80,8 @@ export function notificationsCard(app, life) {
       return;
     }
     const sorted = [...list].sort((a, b) => Number(b.id === mine) - Number(a.id === mine));
-    render(devices, h('ul', { class: 'list notify-devices', 'aria-label': 'Devices' }, sorted.map((device) => deviceRow(device, device.id === mine, card))));
+    const showKeys = app.can('admin');
+    render(devices, h('ul', { class: 'list notify-devices', 'aria-label': 'Devices' }, sorted.map((device) => deviceRow(device, device.id === mine, card, showKeys))));
   }
 
   async function drawBrowser() {

@@ -161,6 +161,9 @@ class Notifications(unittest.TestCase):
         cls.anthropic = FakeAnthropic(cls.workspace.dir)
         # Fold window 0: the withdraw of an approval is sent at once, not 10 s after the approval.
         cls.server = Server(cls.workspace, cls.anthropic, extra_args=["--notify-fold", "0"]).start()
+        # Made now, long before test_06 uses it: the server reads the keys file again when it changes, and polling with
+        # a key it does not know yet would count as wrong keys against this address.
+        cls.viewer_key = cls.server.create_key("viewer", "notify-viewer")
         cls.sink = WebhookSink()
         cls.push_service = PushService()
         cls.driver = make_driver()
@@ -407,6 +410,7 @@ class Notifications(unittest.TestCase):
             self.assertEqual(status, 201, hook)
         d.get(self.server.base + "/#/settings")
         row = one(d, f'{test_id("notify-device")}[data-id="{hook["id"]}"]')
+        self.assertEqual(text(row.find_element("css selector", test_id("notify-device-key"))), "Key cli", "an admin sees whose device it is")
         click(row.find_element("css selector", test_id("notify-device-settings-toggle")))
         form = row.find_element("css selector", test_id("notify-device-form"))
         wait(d, lambda _: form.is_displayed(), message="the device's settings open")
@@ -465,9 +469,7 @@ class Notifications(unittest.TestCase):
         self.assertIsNone(d.execute_script("return localStorage.getItem('test.push')"), "the browser's subscription was dropped")
 
     def test_06_a_viewer_cannot_add_a_webhook_and_is_told_why(self):
-        viewer = self.server.create_key("viewer", "notify-viewer")
-        # The server reads the keys file again when it changes.
-        wait(self.driver, lambda _: self.server.api("GET", "/api/whoami", key=viewer)[0] == 200, message="the new key is known")
+        viewer = self.viewer_key
         status, body = self.server.api("POST", "/api/notifications/devices", {"name": "v", "channel": "webhook", "webhook": {"url": self.sink.url}}, key=viewer)
         self.assertEqual(status, 403, body)
         d = self.driver

@@ -48,7 +48,12 @@ async function onPush(text) {
     });
     return;
   }
-  const existing = await worker.registration.getNotifications({ tag: message.tag });
+  // What is on screen with this tag decides renotify and is what a withdraw closes; if it cannot be read, the message
+  // is still shown (as new) rather than lost.
+  const existing = await worker.registration.getNotifications({ tag: message.tag }).catch((error) => {
+    console.error('notifications on screen not read:', error);
+    return [];
+  });
   const display = displayFor(message, abilities(), existing.length > 0);
   if (!display.show) {
     for (const notification of existing) notification.close();

@@ -89,6 +89,8 @@ class PushService:
         self.base = match.group(1)
 
     def call(self, method, path, body=None):
+        if self.process.poll() is not None:
+            raise AssertionError(f"push_receiver is not running (exit status {self.process.returncode}: killed by something else?)")
         request = urllib.request.Request(self.base + path, data=json.dumps(body).encode() if body is not None else None, method=method)
         with urllib.request.urlopen(request, timeout=30) as response:
             return json.load(response)
@@ -148,7 +150,9 @@ const [tag, action, reply] = arguments; const done = arguments[arguments.length 
 
 
 def message(tag, title, **fields):
-    base = {"id": "m-" + tag + "-" + title, "kind": "run_finished", "subject": "session", "subject_id": "r1", "title": title,
+    """A NotificationMessage. An approval's kind by default: Chromium closes notifications without requireInteraction
+    after about 25 s, which a slow run of these tests can exceed."""
+    base = {"id": "m-" + tag + "-" + title, "kind": "approval", "subject": "session", "subject_id": "r1", "title": title,
             "body": "The run ended.", "tag": tag, "path": "/#/sessions/r1", "actions": [], "created_at": "2026-11-23T18:00:00Z"}
     base.update(fields)
     return base
@@ -210,7 +214,12 @@ class Notifications(unittest.TestCase):
             shown = self.notifications(tag)
             seen[:] = [shown]
             return predicate(shown)
-        wait(self.driver, check, message=what)
+        try:
+            wait(self.driver, check, timeout=30, message=what)
+        except AssertionError as error:
+            worker = [e for e in (self.cdp.events if self.cdp else []) if e["method"] in ("ServiceWorker.workerErrorReported", "ServiceWorker.workerVersionUpdated")]
+            raise AssertionError(f"{error}; shown with tag {tag!r}: {seen[0] if seen else 'nothing read'}; all: {self.notifications()}; "
+                                 f"service worker events: {worker[-6:]}")
         return seen[0]
 
     def test_01_settings_show_what_this_browser_and_the_server_can_do(self):
@@ -467,6 +476,34 @@ class Notifications(unittest.TestCase):
         self.assertNotIn(device, [dev["id"] for dev in self.server.api("GET", "/api/notifications/devices")[1]["devices"]])
         self.assertIsNone(d.execute_script("return localStorage.getItem('ralph.notify.device')"))
         self.assertIsNone(d.execute_script("return localStorage.getItem('test.push')"), "the browser's subscription was dropped")
+
+    def test_05c_add_a_webhook_from_settings(self):
+        d = self.driver
+        d.get(self.server.base + "/#/settings")
+        click(self.by_test("notify-add-toggle"))
+        form = self.by_test("notify-add")
+        wait(d, lambda _: form.is_displayed(), message="the add form opens")
+        from selenium.webdriver.support.ui import Select
+        Select(self.by_test("notify-add-channel")).select_by_value("webhook")
+        self.by_test("notify-add-name").send_keys("CI hook")
+        self.by_test("notify-add-url").send_keys(self.sink.url)
+        click(form.find_element("css selector", "button[type=submit]"))
+        secret = self.by_test("notify-webhook-secret", timeout=20)
+        self.assertTrue(len(text(secret)) >= 16, "the generated secret is shown once")
+        added = [dev for dev in self.server.api("GET", "/api/notifications/devices")[1]["devices"] if dev["name"] == "CI hook"]
+        self.assertEqual([(dev["channel"], dev["target"]) for dev in added], [("webhook", self.sink.url)])
+        wait(d, lambda _: css(d, f'{test_id("notify-device")}[data-id="{added[0]["id"]}"]'), message="the list shows it")
+        # A URL the server refuses: its sentence is shown.
+        self.by_test("notify-add-name").send_keys("bad")
+        url = self.by_test("notify-add-url")
+        d.execute_script("arguments[0].type = 'text'", url)
+        url.send_keys("ftp://example.com/x")
+        click(form.find_element("css selector", "button[type=submit]"))
+        problem = self.by_test("notify-add-error")
+        wait(d, lambda _: problem.is_displayed(), message="the refusal is shown")
+        self.assertIn("Not added: invalid_body", text(problem))
+        logged = [e["message"] for e in d.get_log("browser") if e["level"] == "SEVERE"]
+        self.assertTrue(all("/api/notifications/devices" in m and "400" in m for m in logged), f"only the refused URL is logged: {logged}")
 
     def test_06_a_viewer_cannot_add_a_webhook_and_is_told_why(self):
         viewer = self.viewer_key

@@ -17,8 +17,9 @@ ADMIN_KEY = "rmk_e2e_admin_key_for_the_browser_tests"
 class Server:
     """`ralph-mobile-server` as a process: started on a free port, stopped with SIGTERM, started again on that port."""
 
-    def __init__(self, workspace, anthropic, api_key=ADMIN_KEY):
+    def __init__(self, workspace, anthropic, api_key=ADMIN_KEY, extra_args=()):
         self.workspace = workspace
+        self.extra_args = list(extra_args)
         self.anthropic = anthropic
         self.api_key = api_key
         self.port = 0
@@ -31,6 +32,7 @@ class Server:
                 "--claude-command", claude_path(), "--heartbeat-interval", "2"]
         if self.api_key:
             args += ["--api-key", self.api_key]
+        args += self.extra_args
         # The server hands its environment to the claude it starts: an isolated home, the model API at fake-anthropic,
         # any key, nothing sent anywhere else.
         home = os.path.join(self.workspace.dir, "home")

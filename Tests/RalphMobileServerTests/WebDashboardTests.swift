@@ -48,6 +48,10 @@ struct WebDashboardTests {
         let script = try await HTTP.get(base + "/assets/js/app.js")
         #expect(script.status == 200 && script.headers["content-type"].first == "text/javascript; charset=utf-8")
         #expect(script.headers["content-security-policy"].isEmpty)
+        // The service worker is served at the root, so that its scope is the whole dashboard.
+        let worker = try await HTTP.get(base + "/sw.js")
+        #expect(worker.status == 200 && worker.headers["content-type"].first == "text/javascript; charset=utf-8")
+        #expect(worker.text == (try String(contentsOfFile: Self.sourceWeb + "/sw.js", encoding: .utf8)))
         let manifest = try await HTTP.get(base + "/manifest.webmanifest")
         #expect(manifest.headers["content-type"].first == "application/manifest+json")
         let icons = try #require((manifest.object as? [String: Any])?["icons"] as? [[String: Any]])

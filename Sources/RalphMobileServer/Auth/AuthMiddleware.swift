@@ -1,7 +1,7 @@
 import Hummingbird
 
-/// Authenticates every `/api/` request except `/api/health` and the web login/logout; the identity goes into the
-/// context for role checks.
+/// Authenticates every `/api/` request except `/api/health`, the web login/logout and notification actions; the
+/// identity goes into the context for role checks.
 ///
 /// - A presented key is looked up unless its address is refused by the ``FailureThrottle`` (`429`); a wrong one counts
 ///   against the address.

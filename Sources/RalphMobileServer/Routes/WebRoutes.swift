@@ -3,7 +3,8 @@ import Hummingbird
 import NIOCore
 import RalphAPI
 
-/// The web dashboard: `/` (the app), `/manifest.webmanifest`, `/assets/**` (CSS, JavaScript modules, icons).
+/// The web dashboard: `/` (the app), `/manifest.webmanifest`, `/sw.js` (the service worker that shows notifications: at
+/// the root, so that its scope is the whole dashboard), `/assets/**` (CSS, JavaScript modules, icons).
 ///
 /// Every response carries a strong ETag and `Cache-Control: no-cache`, so a browser revalidates (a cheap 304) and
 /// picks up a new server's dashboard at once. The page itself gets a strict Content-Security-Policy: scripts only from
@@ -16,7 +17,9 @@ struct WebRoutes {
         + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
     func register(on routes: Routes) {
-        let files: [(path: String, file: String?)] = [("/", "index.html"), ("/index.html", "index.html"), ("/manifest.webmanifest", "manifest.webmanifest"), ("/assets/**", nil)]
+        let files: [(path: String, file: String?)] = [
+            ("/", "index.html"), ("/index.html", "index.html"), ("/manifest.webmanifest", "manifest.webmanifest"), ("/sw.js", "sw.js"), ("/assets/**", nil),
+        ]
         for (path, file) in files {
             let route = RouterPath(path)
             routes.open.get(route) { request, _ in try serve(file ?? String(request.uri.path.dropFirst()), request) }

@@ -1,6 +1,7 @@
 // @ts-check
 // The dashboard's shell: who the user is (login when the server asks for a key), hash routing between screens, the
-// tab bar, the live-connection indicator and the pending-approvals badge.
+// tab bar, the live-connection indicator, the pending-approvals badge, and presence for notifications (the server is
+// told which screen is open, so what the person looks at does not buzz).
 //
 // Each screen is a module in ./screens/ exporting `mount(view, params, app)`; it may return a cleanup function, which
 // runs when the user leaves the screen (streams closed, timers cleared).
@@ -10,6 +11,8 @@ import { globalEvents } from './stream.js';
 import { applyTheme } from './theme.js';
 import { h, render, showError, toast } from './ui.js';
 import { applyPendingFrame } from './state/approvals.js';
+import { startPresence } from './notify/presence.js';
+import { storedDeviceId } from './notify/subscription.js';
 
 /** @type {Record<string, number>} */
 const ROLES = { viewer: 1, operator: 2, admin: 3 };
@@ -62,6 +65,7 @@ export const app = {
     else location.hash = hash;
   },
   async logout() {
+    await stopPresence(true);
     try {
       await api.post('/api/logout');
     } catch (error) {
@@ -73,6 +77,17 @@ export const app = {
   },
 };
 
+/** @type {{routeChanged: () => void, stop: (report: boolean) => Promise<void>} | null} presence reports while logged in */
+let presence = null;
+
+/// Stops presence reports; `report`: tell the server the page left (awaited, so that it arrives before a logout).
+/** @param {boolean} report */
+async function stopPresence(report) {
+  const stopping = presence ? presence.stop(report) : Promise.resolve();
+  presence = null;
+  await stopping;
+}
+
 /** @type {(() => void) | null} what the screen shown needs done when it is left */
 let cleanup = null;
 let routing = 0;
@@ -81,6 +96,7 @@ let routing = 0;
 async function route() {
   const token = ++routing;
   if (!app.whoami) return;
+  if (presence) presence.routeChanged();
   const path = (location.hash || '').replace(/^#/, '') || '/sessions';
   const match = routes.map((r) => ({ r, m: path.match(r.pattern) })).find((x) => x.m);
   if (cleanup) {
@@ -184,6 +200,9 @@ async function enter() {
   tabbar.hidden = false;
   document.body.dataset.role = app.role;
   globalEvents.start();
+  if (!presence) {
+    presence = startPresence({ deviceId: storedDeviceId, onProblem: (message) => toast(message, 'error', 8000) });
+  }
   await route();
 }
 
@@ -225,9 +244,21 @@ async function boot() {
   window.addEventListener('ralph:unauthorized', () => {
     if (!app.whoami) return;
     globalEvents.stop();
+    stopPresence(false);
     app.whoami = null;
     showLogin('Your login has ended (the key was revoked or the login expired). Log in again.');
   });
+  // A tap on a notification while the dashboard is open: the service worker asks this page to show its screen.
+  if ('serviceWorker' in navigator) {
+    navigator.serviceWorker.addEventListener('message', (event) => {
+      const data = event.data;
+      if (!data || data.type !== 'ralph:open' || typeof data.url !== 'string') return;
+      const url = new URL(data.url, location.origin);
+      if (url.origin !== location.origin) return;
+      if (url.pathname === location.pathname) app.navigate(url.hash || '#/sessions');
+      else location.assign(url.href);
+    });
+  }
   backButton.addEventListener('click', () => {
     const target = backButton.dataset.target;
     if (target) app.navigate(target);

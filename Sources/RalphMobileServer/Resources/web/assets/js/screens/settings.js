@@ -1,12 +1,13 @@
 // @ts-check
-// Settings: the server, who you are (log out), the theme, API keys (admins), the host's load and a short about. The
-// cards are in ../settings/.
+// Settings: the server, who you are (log out), notifications (this browser's push subscription, your devices), the
+// theme, API keys (admins), the host's load and a short about. The cards are in ../settings/.
 
 import { api } from '../api.js';
 import { h, render } from '../ui.js';
 import { serverCard, youCard, themeCard, aboutCard } from '../settings/cards.js';
 import { keysCard } from '../settings/keys-card.js';
 import { hostCard } from '../settings/host-card.js';
+import { notificationsCard } from '../settings/notifications-card.js';
 
 /** @param {HTMLElement} view @param {unknown} _params @param {any} app */
 export async function mount(view, _params, app) {
@@ -30,6 +31,7 @@ export async function mount(view, _params, app) {
   page.append(...[
     serverCard(health || {}, me),
     youCard(me, app),
+    notificationsCard(app, life),
     themeCard(),
     app.can('admin') ? keysCard(me, life) : null,
     hostCard(life),

@@ -8,6 +8,7 @@ struct ChatView: View {
     let conversationID: String
 
     @Environment(AppModel.self) private var app
+    @Environment(NotificationsHub.self) private var notifications
     @State private var model: ChatModel?
 
     var body: some View {
@@ -27,8 +28,14 @@ struct ChatView: View {
             app.feeds.register(chat)
             await chat.load()
         }
-        .onAppear { Task { await model?.resume() } }
-        .onDisappear { model?.suspend() }
+        .onAppear {
+            notifications.show("conversation", subjectID: conversationID)
+            Task { await model?.resume() }
+        }
+        .onDisappear {
+            model?.suspend()
+            notifications.show(.conversations)
+        }
     }
 }
 

@@ -127,3 +127,36 @@ extension NotificationResponderTests {
         #expect(NotificationRoute.session("x").opensDetail && !NotificationRoute.section(.approvals).opensDetail)
     }
 }
+
+extension NotificationResponderTests {
+    @Test("Answer from a question's notification answers the run's RObot question with the typed text, once")
+    func answerFromNotification() async throws {
+        let h = try await AppHarness.start(apiKey: "rmk_answer_admin_0123456789abcd")
+        let receiver = try await LocalPushReceiver.start()
+        defer { Task { await receiver.stop(); await h.stop() } }
+        let phone = try h.client(key: try await h.createKey(.operator, name: "phone").secret)
+        let secret = "answer-test-secret-0123456789ab"
+        let url = try await receiver.hook(secret: secret)
+        let path = String(url.dropFirst(receiver.origin.count))
+        _ = try await phone.registerDevice(RegisterDeviceRequest(name: "hook", channel: .webhook, kinds: [.question], webhook: WebhookTarget(url: url, secret: secret)))
+
+        let (writer, id) = try await h.writeRun(prompt: "Rate limits")
+        try writer.record(topic: "human.interact", payload: "Per key or per IP?", iteration: 1, hat: "reviewer")
+        let messages = try await receiver.messages(at: path, count: 1, timeout: 30)
+        let message = try #require(messages.first { $0.kind == .question && !$0.actions.isEmpty }, "a question with its Answer button: \(messages)")
+        let received = ReceivedNotification(message: message)
+        #expect(received.category == .question && received.route == .session(id))
+        #expect(message.actions.map(\.action) == ["answer"] && message.actions.first?.input == true)
+
+        let responder = NotificationResponder { phone }
+        #expect(await responder.perform("RALPH_ANSWER", text: "", on: received) == .failed("Type an answer before sending it."))
+        let outcome = await responder.perform("RALPH_ANSWER", text: "Per key", on: received)
+        guard case .done(let words) = outcome else { Issue.record("expected an answer, got \(outcome)"); return }
+        #expect(words.hasPrefix("Answered"))
+        let client = try h.client()
+        try await eventually(10, "the question answered") { try await client.detail(id).pendingQuestion == nil }
+        #expect(await responder.perform("RALPH_ANSWER", text: "Per IP", on: received)
+            == .failed("Already done: a notification's button works once. Open Ralph Mobile to see where things stand."))
+        writer.releaseLock()
+    }
+}

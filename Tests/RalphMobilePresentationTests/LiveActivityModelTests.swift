@@ -72,6 +72,21 @@ struct LiveActivityModelTests {
         await model.start(conversation, approvals: [])
         #expect(model.problem == "The Live Activity could not be started (are Live Activities allowed for Ralph Mobile in Settings?): activities are disabled")
         #expect(!model.isActive, "a refused start leaves nothing to update")
+
+        // A conversation followed from the chat screen: waiting for approval, then running again.
+        let recorder = Recorder()
+        let chat = LiveActivityModel { recorder.actions.append($0) }
+        let waiting = Approval(
+            id: "a1", conversationId: "c1", turnId: "t1", toolUseId: nil, toolName: "Bash", input: .object(JSONObject([("command", .string("make"))])),
+            createdAt: "2026-11-23T10:01:00.000Z")
+        await chat.toggle(conversation, approvals: [waiting])
+        guard case .start(let subject, let state)? = recorder.actions.last else { Issue.record("expected a start: \(recorder.actions)"); return }
+        #expect(subject.kind == .conversation && state.phase == .waitingForApproval && state.detailLine == "Bash: make")
+        await chat.update(conversation, approvals: [])
+        guard case .update(let running)? = recorder.actions.last else { Issue.record("expected an update: \(recorder.actions)"); return }
+        #expect(running.phase == .running)
+        await chat.toggle(conversation, approvals: [])
+        #expect(recorder.actions.last == .end(running) && !chat.isActive)
         #expect(model.canStart(session))
         let tmp = TemporaryDirectory("rm-la")
         let hubless = NotificationsHub(app: try AppModel(directory: tmp.path, secrets: MemorySecretStore()), deviceName: "x")

@@ -62,6 +62,13 @@ public final class LiveActivityModel {
         await start(detail)
     }
 
+    /// The chat screen's button: stop following this conversation, or follow it.
+    public func toggle(_ conversation: Conversation, approvals: [Approval]) async {
+        if isFollowing(conversation.id) { return await stop() }
+        if tracker.isActive { await stop() }
+        await start(conversation, approvals: approvals)
+    }
+
     public func stop() async {
         await run(tracker.stop())
     }

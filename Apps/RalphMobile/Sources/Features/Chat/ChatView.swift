@@ -36,7 +36,28 @@ struct ChatView: View {
             model?.suspend()
             notifications.show(.conversations)
         }
+        .toolbar {
+            if let conversation = model?.conversation.conversation {
+                ToolbarItem(placement: .secondaryAction) {
+                    Button {
+                        Task { await liveActivity.toggle(conversation, approvals: model?.conversation.pendingApprovals ?? []) }
+                    } label: {
+                        Label(liveActivity.buttonTitle(for: conversationID), systemImage: liveActivity.buttonImage(for: conversationID))
+                    }
+                }
+            }
+        }
+        .onChange(of: model?.conversation.conversation) { _, conversation in
+            guard let conversation else { return }
+            Task { await liveActivity.update(conversation, approvals: model?.conversation.pendingApprovals ?? []) }
+        }
+        .onChange(of: model?.conversation.pendingApprovals) { _, approvals in
+            guard let conversation = model?.conversation.conversation else { return }
+            Task { await liveActivity.update(conversation, approvals: approvals ?? []) }
+        }
     }
+
+    private var liveActivity: LiveActivityModel { notifications.liveActivity }
 }
 
 /// The chat's layout over its model.

@@ -25,7 +25,7 @@ struct RalphMobileCommand: AsyncParsableCommand {
         subcommands: [
             Servers.self, SessionsCommand.self, StatusCommand.self, WatchCommand.self, EventsCommand.self, PauseCommand.self, ResumeCommand.self,
             StopCommand.self, EmitCommand.self, SteerCommand.self, StartCommand.self, LogCommand.self, QuestionsCommand.self, AnswerCommand.self,
-            LibraryCommand.self, ChatCommand.self, ConversationsCommand.self, ApprovalsCommand.self, AutoReplyCommand.self,
+            LibraryCommand.self, ChatCommand.self, ConversationsCommand.self, ApprovalsCommand.self, AutoReplyCommand.self, NotifyCommand.self,
         ]
     )
 }

@@ -57,11 +57,14 @@ struct AppProjectTests {
         return files.sorted()
     }
 
-    @Test("three targets: the app, its unit tests and its UI tests, for iOS")
+    @Test("four targets: the app, its Live Activity widget extension (embedded), its unit tests and its UI tests, for iOS")
     func targetsAndTypes() throws {
         let targets = try Self.targets()
-        #expect(Set(targets.keys) == ["RalphMobile", "RalphMobileTests", "RalphMobileUITests"])
+        #expect(Set(targets.keys) == ["RalphMobile", "RalphMobileWidgets", "RalphMobileTests", "RalphMobileUITests"])
         #expect(targets["RalphMobile"]?["type"] as? String == "application")
+        #expect(targets["RalphMobileWidgets"]?["type"] as? String == "app-extension")
+        let appDependencies = targets["RalphMobile"]?["dependencies"] as? [[String: Any]] ?? []
+        #expect(appDependencies.contains { $0["target"] as? String == "RalphMobileWidgets" }, "the app embeds the widget extension")
         #expect(targets["RalphMobileTests"]?["type"] as? String == "bundle.unit-test")
         #expect(targets["RalphMobileUITests"]?["type"] as? String == "bundle.ui-testing")
         for (name, target) in targets {
@@ -85,6 +88,8 @@ struct AppProjectTests {
             #expect(id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }, "\(name): only letters, digits, dots, hyphens")
             if name != "RalphMobile" { #expect(id.hasPrefix("dev.ralphmobile."), "\(name) under the app's prefix") }
         }
+        // An embedded extension's id must start with its app's.
+        #expect(ids["RalphMobileWidgets"]?.hasPrefix(app + ".") == true)
     }
 
     @Test("iOS 17, Swift 6 language mode, complete strict concurrency, iPhone and iPad")
@@ -177,9 +182,34 @@ struct AppProjectTests {
         #expect(info["UIUserInterfaceStyle"] as? String == "Dark")
         let ipad = try #require(info["UISupportedInterfaceOrientations~ipad"] as? [String])
         #expect(ipad.count == 4, "every orientation on iPad (multitasking)")
-        // No other plist in the app says otherwise.
+        // No other plist in the app says otherwise (the widget extension has its own, for its extension point).
         let plists = (FileManager.default.enumerator(atPath: Self.app)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".plist") }
-        #expect(plists == ["Resources/Info.plist"])
+        #expect(Set(plists) == ["Resources/Info.plist", "Widgets/Info.plist"])
+    }
+
+    @Test("notifications and Live Activities: push entitlement, Live Activities allowed, the widget's extension point, the link scheme")
+    func notificationKeys() throws {
+        let info = try Self.infoPlist()
+        #expect(info["NSSupportsLiveActivities"] as? Bool == true)
+        let schemes = (info["CFBundleURLTypes"] as? [[String: Any]] ?? []).flatMap { ($0["CFBundleURLSchemes"] as? [String]) ?? [] }
+        #expect(schemes == ["ralphmobile"], "the Live Activity opens ralphmobile://open?path=…")
+        let app = Self.settings(try #require(try Self.targets()["RalphMobile"]))
+        let entitlementsPath = try #require(app["CODE_SIGN_ENTITLEMENTS"] as? String)
+        let entitlementsData = try Data(contentsOf: URL(fileURLWithPath: Self.app + "/" + entitlementsPath))
+        let entitlements = try #require(try PropertyListSerialization.propertyList(from: entitlementsData, format: nil) as? [String: Any])
+        #expect(entitlements["aps-environment"] as? String == "development")
+        let widgets = Self.settings(try #require(try Self.targets()["RalphMobileWidgets"]))
+        #expect(widgets["INFOPLIST_FILE"] as? String == "Widgets/Info.plist")
+        let widgetData = try Data(contentsOf: URL(fileURLWithPath: Self.app + "/Widgets/Info.plist"))
+        let widgetInfo = try #require(try PropertyListSerialization.propertyList(from: widgetData, format: nil) as? [String: Any])
+        #expect((widgetInfo["NSExtension"] as? [String: Any])?["NSExtensionPointIdentifier"] as? String == "com.apple.widgetkit-extension")
+        // The app's code names the categories and buttons the presentation model defines, and the widget lays out its state.
+        let sources = try Self.swiftFiles().map { try String(contentsOfFile: Self.repository + "/" + $0, encoding: .utf8) }.joined()
+        for needed in ["NotificationCategory.all", "registerForRemoteNotifications", "UNTextInputNotificationAction", "ActivityConfiguration(for: LiveActivitySubject.self)",
+            "Activity<LiveActivitySubject>.request", "NotificationSettingsView"]
+        {
+            #expect(sources.contains(needed), "the app has \(needed)")
+        }
     }
 
     @Test("the generated Xcode project is never committed")

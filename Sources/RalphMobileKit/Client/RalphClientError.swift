@@ -26,6 +26,12 @@ public enum RalphClientError: Error, Sendable, Equatable, CustomStringConvertibl
     /// 409 `conflict:` — ambiguous id, already paused, still starting, …
     case conflict(String)
     case failedToSpawn(String)
+    /// 404 `action_token_unknown:` — a notification action's token this server never issued (or its device was removed).
+    case actionTokenUnknown(String)
+    /// 409 `action_token_used:` — the notification's button was pressed already; it works once.
+    case actionTokenUsed(String)
+    /// 410 `action_token_expired:` — the notification's button is too old (or the thing stopped waiting).
+    case actionTokenExpired(String)
     /// Any other error status.
     case server(status: Int, message: String)
     /// The answer was not what the contract says.
@@ -50,6 +56,9 @@ public enum RalphClientError: Error, Sendable, Equatable, CustomStringConvertibl
         case .notRunning(let why): "not running: \(why)"
         case .conflict(let why): "conflict: \(why)"
         case .failedToSpawn(let why): "could not start ralph: \(why)"
+        case .actionTokenUnknown(let why): "this notification's action is unknown to the server: \(why)"
+        case .actionTokenUsed(let why): "this notification's action was used already: \(why)"
+        case .actionTokenExpired(let why): "this notification's action expired: \(why)"
         case .server(let status, let message): "server error \(status): \(message)"
         case .decoding(let why): "unexpected answer from the server: \(why)"
         }
@@ -73,6 +82,9 @@ public enum RalphClientError: Error, Sendable, Equatable, CustomStringConvertibl
         case (_, .notRunning?): return .notRunning(detail)
         case (_, .conflict?): return .conflict(detail)
         case (_, .failedToSpawn?): return .failedToSpawn(detail)
+        case (_, .actionTokenUnknown?): return .actionTokenUnknown(detail)
+        case (_, .actionTokenUsed?): return .actionTokenUsed(detail)
+        case (_, .actionTokenExpired?): return .actionTokenExpired(detail)
         case (404, let prefix?): return .notFound(prefix: prefix.rawValue, detail: detail)
         case (404, nil): return .notFound(prefix: "not_found", detail: detail)
         default: return .server(status: status, message: body?.error ?? "HTTP \(status)")

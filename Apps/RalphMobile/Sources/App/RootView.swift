@@ -8,6 +8,7 @@ struct RootView: View {
     var launch = AppLaunchOptions(arguments: [], environment: [:])
 
     @Environment(AppModel.self) private var app
+    @Environment(NotificationsHub.self) private var notifications
     @Environment(\.horizontalSizeClass) private var sizeClass
     @Environment(\.scenePhase) private var scenePhase
     @State private var selection: AppSection = .sessions
@@ -34,16 +35,38 @@ struct RootView: View {
         .background(Color(theme: .background))
         .tint(Color(theme: .accent))
         .task(id: app.connectionID) { await followApprovals() }
+        .onAppear {
+            notifications.show(selection)
+            if scenePhase == .active { notifications.enterForeground() }
+        }
+        .onChange(of: selection) { _, section in notifications.show(section) }
+        .onChange(of: notifications.responder.pendingRoute) { _, route in
+            guard let route else { return }
+            selection = route.section
+            if route.opensDetail == false { notifications.responder.pendingRoute = nil }
+        }
+        .sheet(item: openedDetail) { route in
+            NotificationRouteView(route: route)
+        }
         .onChange(of: scenePhase) { _, phase in
             switch phase {
             case .background:
                 app.enterBackground()
-            case .active where app.feeds.isInBackground:
-                Task { await app.enterForeground() }
+                notifications.enterBackground()
+            case .active:
+                notifications.enterForeground()
+                if app.feeds.isInBackground { Task { await app.enterForeground() } }
             default:
                 break
             }
         }
+    }
+
+    /// A notification that opens one run or conversation shows it over the section it belongs to.
+    private var openedDetail: Binding<NotificationRoute?> {
+        Binding(
+            get: { notifications.responder.pendingRoute.flatMap { $0.opensDetail ? $0 : nil } },
+            set: { if $0 == nil { notifications.responder.pendingRoute = nil } })
     }
 
     /// A pending-approvals feed of the active server, for the badge.
@@ -191,13 +214,17 @@ struct SidebarLayout: View {
 }
 
 #Preview("iPhone, admin") {
+    let app = AppModel.preview(role: .admin)
     RootView()
-        .environment(AppModel.preview(role: .admin))
+        .environment(app)
+        .environment(NotificationsHub(app: app, deviceName: "Preview"))
         .preferredColorScheme(.dark)
 }
 
 #Preview("Onboarding") {
+    let app = AppModel.preview(servers: false)
     RootView(launch: AppLaunchOptions(arguments: [], environment: [AppLaunchOptions.serverURLVariable: AppFixtures.laptopURL]))
-        .environment(AppModel.preview(servers: false))
+        .environment(app)
+        .environment(NotificationsHub(app: app, deviceName: "Preview"))
         .preferredColorScheme(.dark)
 }

@@ -81,6 +81,15 @@ private struct SettingsList: View {
             }
             .listRowBackground(Color(theme: .surfaceRaised))
 
+            Section("Notifications") {
+                NavigationLink {
+                    NotificationSettingsView()
+                } label: {
+                    Label("Notifications", systemImage: "bell.badge")
+                }
+            }
+            .listRowBackground(Color(theme: .surfaceRaised))
+
             Section("Theme") {
                 Picker("Theme", selection: $model.theme) {
                     ForEach(AppTheme.allCases) { theme in

@@ -8,6 +8,7 @@ struct ChatView: View {
     let conversationID: String
 
     @Environment(AppModel.self) private var app
+    @Environment(NotificationsHub.self) private var notifications
     @State private var model: ChatModel?
 
     var body: some View {
@@ -27,9 +28,36 @@ struct ChatView: View {
             app.feeds.register(chat)
             await chat.load()
         }
-        .onAppear { Task { await model?.resume() } }
-        .onDisappear { model?.suspend() }
+        .onAppear {
+            notifications.show("conversation", subjectID: conversationID)
+            Task { await model?.resume() }
+        }
+        .onDisappear {
+            model?.suspend()
+            notifications.show(.conversations)
+        }
+        .toolbar {
+            if let conversation = model?.conversation.conversation {
+                ToolbarItem(placement: .secondaryAction) {
+                    Button {
+                        Task { await liveActivity.toggle(conversation, approvals: model?.conversation.pendingApprovals ?? []) }
+                    } label: {
+                        Label(liveActivity.buttonTitle(for: conversationID), systemImage: liveActivity.buttonImage(for: conversationID))
+                    }
+                }
+            }
+        }
+        .onChange(of: model?.conversation.conversation) { _, conversation in
+            guard let conversation else { return }
+            Task { await liveActivity.update(conversation, approvals: model?.conversation.pendingApprovals ?? []) }
+        }
+        .onChange(of: model?.conversation.pendingApprovals) { _, approvals in
+            guard let conversation = model?.conversation.conversation else { return }
+            Task { await liveActivity.update(conversation, approvals: approvals ?? []) }
+        }
     }
+
+    private var liveActivity: LiveActivityModel { notifications.liveActivity }
 }
 
 /// The chat's layout over its model.

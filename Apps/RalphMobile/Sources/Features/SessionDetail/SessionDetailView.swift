@@ -6,12 +6,13 @@ import SwiftUI
 struct SessionDetailView: View {
     let sessionID: String
     @Environment(AppModel.self) private var app
+    @Environment(NotificationsHub.self) private var notifications
     @State private var model: SessionDetailScreenModel?
 
     var body: some View {
         Group {
             if let model {
-                SessionDetailScreen(model: model)
+                SessionDetailScreen(model: model, liveActivity: notifications.liveActivity)
             } else if app.client == nil {
                 ContentUnavailableView("No server", systemImage: "server.rack", description: Text("Add a server to see this run."))
             } else {
@@ -32,13 +33,19 @@ struct SessionDetailView: View {
         .onChange(of: app.capabilities) { _, capabilities in
             model?.capabilities = capabilities
         }
-        .onDisappear { model?.suspend() }
+        .onAppear { notifications.show("session", subjectID: sessionID) }
+        .onDisappear {
+            model?.suspend()
+            notifications.show(.sessions)
+        }
     }
 }
 
 /// The detail screen bound to its model.
 struct SessionDetailScreen: View {
     @Bindable var model: SessionDetailScreenModel
+    /// The lock screen's Live Activity, kept current from this screen's run.
+    let liveActivity: LiveActivityModel
     @Environment(\.horizontalSizeClass) private var sizeClass
     @State private var showsEmit = false
     @State private var showsExport = false
@@ -88,6 +95,30 @@ struct SessionDetailScreen: View {
         .refreshable { await model.refresh() }
         .navigationTitle(model.title)
         .navigationBarTitleDisplayMode(.inline)
+        .toolbar {
+            if let detail = model.monitor.detail, liveActivity.isFollowing(detail.session.id) || liveActivity.canStart(detail.session) {
+                ToolbarItem(placement: .primaryAction) {
+                    Button {
+                        Task { await liveActivity.toggle(detail) }
+                    } label: {
+                        Label(
+                            liveActivity.buttonTitle(for: detail.session.id), systemImage: liveActivity.buttonImage(for: detail.session.id))
+                    }
+                }
+            }
+        }
+        .onChange(of: model.monitor.detail) { _, detail in
+            guard let detail else { return }
+            Task { await liveActivity.update(detail) }
+        }
+        .alert(
+            "Live Activity",
+            isPresented: Binding(get: { liveActivity.problem != nil }, set: { if !$0 { liveActivity.dismissProblem() } })
+        ) {
+            Button("OK", role: .cancel) { liveActivity.dismissProblem() }
+        } message: {
+            Text(liveActivity.problem ?? "")
+        }
         .sheet(isPresented: $showsEmit) {
             EmitSheet(draft: $model.emitDraft, runningAction: model.runningAction, onSend: { await model.sendEmit() })
         }

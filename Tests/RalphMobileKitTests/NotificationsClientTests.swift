@@ -136,15 +136,11 @@ struct NotificationsClientTests {
             guard case RalphClientError.actionTokenUnknown(let why) = error else { return false }
             return !why.isEmpty && (error as? RalphClientError)?.description.contains("unknown") == true
         }
-        // No key at all: the token is the credential, so the route should answer (here: unknown) instead of 401.
-        // The server's AuthMiddleware does not list /api/notifications/actions among its open paths (branch notify,
-        // e205f70): on a server with keys a keyless action — an ntfy button, the service worker — is refused.
+        // No key at all: the token is the credential, so the route answers (here: unknown) instead of 401.
         let keyless = try RalphClient(baseURL: h.server.base)
-        await withKnownIssue("server: POST /api/notifications/actions needs a key on a server with keys (AuthMiddleware.open)") {
-            await #expect { try await keyless.performNotificationAction(token: "not-a-token") } throws: { error in
-                guard case RalphClientError.actionTokenUnknown = error else { return false }
-                return true
-            }
+        await #expect { try await keyless.performNotificationAction(token: "not-a-token") } throws: { error in
+            guard case RalphClientError.actionTokenUnknown = error else { return false }
+            return true
         }
     }
 

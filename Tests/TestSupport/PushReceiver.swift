@@ -4,10 +4,11 @@ import RalphAPI
 
 /// The local receivers of the notification tests (`Tests/Receivers/push_receiver.py`): Web Push endpoints that check
 /// VAPID and decrypt with Python's `http_ece`, an ntfy server and webhooks — independent of the server's own code.
-/// Needs the packages `scripts/receivers` fetches (`RALPH_MOBILE_RECEIVERS_PATH`).
+/// Typed views over ``LocalPushReceiver``, which starts it.
 public final class PushReceiver: Sendable {
     public let base: String
-    private let process: Process
+    /// The process (started and stopped as the client tests do).
+    public let local: LocalPushReceiver
 
     /// What the receiver recorded of one request.
     public struct Received: Sendable {
@@ -29,51 +30,12 @@ public final class PushReceiver: Sendable {
     }
 
     public static func start() async throws -> PushReceiver {
-        let sitePath = try receiversPath()
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Receivers/push_receiver.py").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script]
-        var environment = ProcessInfo.processInfo.environment
-        environment["PYTHONPATH"] = sitePath
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        // Not the test's own stderr: a receiver still holding it would keep `swift test` waiting for its end.
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let line = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
-            Thread {
-                var bytes: [UInt8] = []
-                while let byte = try? output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 10 { bytes.append(first) }
-                continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
-            }.start()
-        }
-        guard line.hasPrefix("listening on ") else {
-            process.terminate()
-            throw TestFailure("the push receiver did not start (python3 with \(sitePath)): '\(line)'")
-        }
-        return PushReceiver(base: String(line.dropFirst("listening on ".count)), process: process)
+        PushReceiver(try await LocalPushReceiver.start())
     }
 
-    private init(base: String, process: Process) {
-        self.base = base
-        self.process = process
-    }
-
-    deinit { process.terminate() }
-
-    /// `$RALPH_MOBILE_RECEIVERS_PATH`, else what `scripts/receivers` unpacked into its cache.
-    static func receiversPath() throws -> String {
-        let environment = ProcessInfo.processInfo.environment
-        if let given = environment["RALPH_MOBILE_RECEIVERS_PATH"], !given.isEmpty { return given }
-        let cache = environment["RALPH_MOBILE_CACHE"] ?? ((environment["XDG_CACHE_HOME"] ?? (NSHomeDirectory() + "/.cache")) + "/ralph-mobile")
-        let found = (try? FileManager.default.contentsOfDirectory(atPath: cache + "/receivers"))?.filter { $0.hasPrefix("site-") && !$0.hasSuffix(".tmp") }.sorted()
-        guard let site = found?.last else {
-            throw TestFailure("the receivers' Python packages are not here: run scripts/receivers (it fetches http-ece, cryptography and h2 from PyPI)")
-        }
-        return cache + "/receivers/" + site
+    private init(_ local: LocalPushReceiver) {
+        self.local = local
+        base = local.origin
     }
 
     /// A new Web Push subscription at this receiver, as a browser would give it.
@@ -82,16 +44,10 @@ public final class PushReceiver: Sendable {
     }
 
     /// A webhook URL checking `secret`.
-    public func webhook(secret: String) async throws -> String {
-        let result = try await HTTP.request(base + "/control/hook", method: .POST, body: #"{"secret":"\#(secret)"}"#)
-        guard let url = (result.object as? [String: Any])?["url"] as? String else { throw TestFailure("no hook url: \(result.text)") }
-        return url
-    }
+    public func webhook(secret: String) async throws -> String { try await local.hook(secret: secret) }
 
     /// The statuses the next requests to `path` are answered with (then the usual 201/200).
-    public func script(_ path: String, statuses: [Int]) async throws {
-        _ = try await HTTP.request(base + "/control/script", method: .POST, body: #"{"path":"\#(path)","statuses":\#(statuses)}"#)
-    }
+    public func script(_ path: String, statuses: [Int]) async throws { try await local.script(path, statuses: statuses) }
 
     /// Everything received so far, waiting up to `timeout` seconds for at least `count` requests.
     public func received(count: Int = 0, timeout: Double = 0) async throws -> [Received] {

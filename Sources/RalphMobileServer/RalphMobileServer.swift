@@ -150,7 +150,7 @@ public struct RalphMobileServer: Sendable {
         let events = EventWriter(catalog: catalog)
         let workspaceRoots = WorkspaceRoots(roots)
         let selector = WorkspaceSelector(roots: workspaceRoots, lookup: lookup)
-        HealthRoutes(authenticator: authenticator, chat: chat).register(on: routes)
+        HealthRoutes(authenticator: authenticator, chat: chat, notificationCapabilities: notifier.capabilities).register(on: routes)
         SessionRoutes(catalog: catalog, lookup: lookup).register(on: routes)
         SteeringRoutes(catalog: catalog, roots: workspaceRoots, lookup: lookup, events: events).register(on: routes)
         let robot = RobotRoutes(catalog: catalog, lookup: lookup, events: events)

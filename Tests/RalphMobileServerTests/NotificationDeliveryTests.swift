@@ -136,7 +136,7 @@ struct NotificationDeliveryTests {
         let h = try await SteeringHarness.start()
         defer { h.stop() }
         let device = try await webPushDevice(h, receiver)
-        h.config("iterations: 4\npace: 0.5\nask: \"Ship it?\"\nask_at: 3", robotTimeout: 60)
+        h.config("iterations: 4\npace: 0.5\nask: \"Ship it?\"\nask_at: 3", robotTimeout: 3)
         let run = try await h.startRun()
         let watching = try await h.post("/api/notifications/presence", #"{"foreground":true,"screen":"session","subject_id":"\#(run.id)"}"#)
         #expect(watching.status == 204)
@@ -196,5 +196,19 @@ struct NotificationDeliveryTests {
         let settings = try await HTTP.get(h.server.base + "/api/notifications", headers: [("X-Api-Key", viewer)]).json(NotificationSettings.self)
         #expect(settings.channels.first { $0.channel == .apns }?.reason?.contains("--apns-key") == true)
         #expect(settings.vapidPublicKey.count == 87)
+        let health = try await HTTP.get(h.server.base + "/api/health").json(HealthResponse.self)
+        #expect(health.capabilities.contains("notify_unavailable:apns") && health.capabilities.contains("notify:web_push"))
+
+        // Registering the same target again keeps the choices made since, unless it gives new ones.
+        let id = try #require(all.devices.first?.id)
+        let patched = try await HTTP.request(
+            h.server.base + "/api/notifications/devices/\(id)", method: .PATCH, headers: [("X-Api-Key", admin)],
+            body: #"{"kinds":["approval"],"privacy":"private"}"#)
+        #expect(patched.status == 200)
+        let again = try await status(#"{"name":"p2","channel":"webhook","webhook":{"url":"https://hooks.example/x"}}"#, key: admin)
+        #expect(again.0 == 201)
+        let kept = try await HTTP.get(h.server.base + "/api/notifications/devices", headers: [("X-Api-Key", admin)]).json(NotificationDeviceList.self)
+        #expect(kept.devices.map(\.id) == [id] && kept.devices.first?.kinds == [.approval] && kept.devices.first?.privacy == .private)
+        #expect(kept.devices.first?.name == "p2")
     }
 }

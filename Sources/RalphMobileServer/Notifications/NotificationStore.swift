@@ -13,8 +13,17 @@ final class NotificationStore: Sendable {
 
     // MARK: - Devices
 
-    /// Inserts the device, or replaces the registration of the one with the same channel and target (keeping its id).
-    func register(_ registration: RegisterDeviceRequest, keyID: String?, now: String) async throws -> StoredDevice {
+    /// Inserts the device, or replaces the registration of the one with the same channel and target (keeping its id,
+    /// and the kinds, privacy and quiet hours it chose unless the new registration gives them: an app registering its
+    /// token again at each launch keeps the person's choices).
+    func register(_ given: RegisterDeviceRequest, keyID: String?, now: String) async throws -> StoredDevice {
+        var merged = given
+        if let existing = try await devices().first(where: { $0.channel == given.channel && $0.target == StoredDevice.target(of: given) }) {
+            merged.kinds = given.kinds ?? existing.registration.kinds
+            merged.privacy = given.privacy ?? existing.registration.privacy
+            merged.quietHours = given.quietHours ?? existing.registration.quietHours
+        }
+        let registration = merged
         let target = StoredDevice.target(of: registration)
         let json = String(decoding: try WireJSON.encode(registration), as: UTF8.self)
         let kinds = String(decoding: try WireJSON.encode(registration.kinds ?? NotificationKind.allCases), as: UTF8.self)

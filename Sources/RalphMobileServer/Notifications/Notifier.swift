@@ -125,6 +125,11 @@ final class Notifier: Service, RunCatalogObserver, Sendable {
 
     // MARK: - Settings
 
+    /// For `GET /api/health`: `notify:<channel>` or `notify_unavailable:<channel>`.
+    var capabilities: [String] {
+        channelStates.map { ($0.available ? "notify:" : "notify_unavailable:") + $0.channel.rawValue }
+    }
+
     var settings: NotificationSettings {
         NotificationSettings(
             vapidPublicKey: vapid.publicKey, channels: channelStates, silenceSeconds: Int(configuration.silenceAfter),

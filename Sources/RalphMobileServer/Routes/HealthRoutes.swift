@@ -6,6 +6,9 @@ import RalphAPI
 struct HealthRoutes {
     let authenticator: Authenticator
     let chat: ChatService
+    /// Notification channels as capabilities: `notify:<channel>` for each that can deliver, `notify_unavailable:<channel>`
+    /// for one that cannot (APNs without credentials), so a client says so instead of failing silently.
+    let notificationCapabilities: [String]
 
     static let capabilities = ["sessions", "session_detail", "session_events", "global_events", "id_prefix", "last_event_id", "api_keys", "roles"]
 
@@ -29,7 +32,7 @@ struct HealthRoutes {
             return JSONResponse.make(
                 HealthResponse(
                     status: status, version: RalphMobileVersion.current, timestamp: Timestamp.now(), protocolVersion: RalphMobileVersion.protocolVersion,
-                    capabilities: Self.capabilities + Self.capabilities(of: agent), authRequired: authenticator.authRequired, agents: [agent]
+                    capabilities: Self.capabilities + Self.capabilities(of: agent) + notificationCapabilities, authRequired: authenticator.authRequired, agents: [agent]
                 )
             )
         }

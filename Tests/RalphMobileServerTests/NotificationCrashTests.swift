@@ -1,0 +1,54 @@
+import Foundation
+import RalphAPI
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The outbox survives a crash: the real `ralph-mobile-server` executable is killed with SIGKILL between a
+/// notification's first (failed) attempt and its retry, and started again on the same data directory.
+@Suite("Notifications: kill -9 between the event and the delivery", .serialized)
+struct NotificationCrashTests {
+    @Test("a run's end whose delivery had not succeeded when the server was killed is delivered once after the restart")
+    func deliveredOnceAfterKill() async throws {
+        let receiver = try await PushReceiver.start()
+        let tmp = TemporaryDirectory("rm-notify-crash")
+        let root = tmp.subdirectory("root")
+        let workspace = tmp.subdirectory("root/proj")
+        let data = tmp.subdirectory("data")
+        let secret = "crash-secret-0123456789"
+        let url = try await receiver.webhook(secret: secret)
+        // The first attempt fails; the retry would come a second later, but the server is killed first.
+        try await receiver.script(URL(string: url)!.path, statuses: [503])
+        let arguments = ["--port", "0", "--data-dir", data, "--notify-fold", "0", "--workspace", root]
+
+        let first = try Executable.Server(arguments)
+        let base = "http://127.0.0.1:\(try await first.port())"
+        let registered = try await HTTP.request(
+            base + "/api/notifications/devices", method: .POST,
+            body: #"{"name":"hook","channel":"webhook","kinds":["run_finished"],"webhook":{"url":"\#(url)","secret":"\#(secret)"}}"#)
+        #expect(registered.status == 201, "\(registered.text)")
+        Fixture.run(in: workspace, name: "events-20261123-120000.jsonl", lines: [
+            Fixture.record("task.start", "Crash test", iteration: 0, hat: "loop"),
+            Fixture.terminate("completed", iterations: 1),
+        ])
+        _ = try await receiver.wait("the first attempt", timeout: 20) { $0.contains { $0.channel == "webhook" } }
+        kill(first.process.processIdentifier, SIGKILL)
+        try await eventually(10, "the killed server to be gone") { !first.process.isRunning }
+        #expect(try await receiver.received().filter { $0.channel == "webhook" }.map(\.status) == [503], "killed before its retry")
+
+        let second = try Executable.Server(arguments)
+        defer { second.process.terminate() }
+        let again = "http://127.0.0.1:\(try await second.port())"
+        let delivered = try await receiver.wait("the delivery after the restart", timeout: 20) { $0.contains { $0.channel == "webhook" && $0.status == 200 } }
+        // Nothing more comes: the restart rediscovered the run, and its notification (same key) was not recorded again.
+        try await Task.sleep(for: .seconds(3))
+        let hooks = try await receiver.received().filter { $0.channel == "webhook" }
+        #expect(hooks.map(\.status) == [503, 200])
+        #expect(Set(hooks.map { $0.headers["Idempotency-Key"] ?? "" }).count == 1, "the retry after the restart is the same delivery")
+        #expect(try delivered.first { $0.status == 200 }?.message().kind == .runFinished)
+        let log = try await HTTP.get(again + "/api/notifications/deliveries").json(NotificationDeliveryList.self)
+        #expect(log.deliveries.map(\.outcome) == ["delivered", "retrying"])
+    }
+}

@@ -198,9 +198,12 @@ struct BatchDecisionView: View {
     BatchDecisionView(confirmation: ChatFixtures.batchConfirmation)
 }
 
-/// The approvals inbox as a section of the app: ``LiveFeedScreen`` builds, registers and starts its ``ApprovalsInboxModel``.
+/// The approvals inbox as a section of the app: ``LiveFeedScreen`` builds, registers and starts its
+/// ``ApprovalsInboxModel``.
 struct ApprovalsInboxView: View {
     var body: some View {
-        LiveFeedScreen(title: "Approvals", loading: "Loading approvals…", make: ApprovalsInboxModel.init) { ApprovalsInboxContent(model: $0) }
+        LiveFeedScreen(title: "Approvals", loading: "Loading approvals…", make: ApprovalsInboxModel.init) {
+            ApprovalsInboxContent(model: $0)
+        }
     }
 }

@@ -148,9 +148,12 @@ struct ConversationsListContent: View {
     }
 }
 
-/// The conversations list as a section of the app: ``LiveFeedScreen`` builds, registers and starts its ``ConversationsListModel``.
+/// The conversations list as a section of the app: ``LiveFeedScreen`` builds, registers and starts its
+/// ``ConversationsListModel``.
 struct ConversationsListView: View {
     var body: some View {
-        LiveFeedScreen(title: "Conversations", loading: "Loading conversations…", make: ConversationsListModel.init) { ConversationsListContent(model: $0) }
+        LiveFeedScreen(title: "Conversations", loading: "Loading conversations…", make: ConversationsListModel.init) {
+            ConversationsListContent(model: $0)
+        }
     }
 }

@@ -37,7 +37,7 @@ struct WireSample: Sendable, CustomTestStringConvertible {
 @Suite("Wire types round-trip")
 struct WireRoundTripTests {
     static let samples: [WireSample] = WireSamples.sessions + WireSamples.chat + WireSamples.chatEvents
-        + WireSamples.autoReply + WireSamples.workspace
+        + WireSamples.autoReply + WireSamples.workspace + WireSamples.notifications
 
     @Test("encode → decode → equal, bytes stable", arguments: samples)
     func roundTrip(_ sample: WireSample) throws {

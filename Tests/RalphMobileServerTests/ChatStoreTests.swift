@@ -124,15 +124,17 @@ import Glibc
     }
     // MARK: - Opening
 
+    static let migrations = ["v1-conversations-messages-turns-approvals-events", "v2-auto-reply", "v3-agent-facts-session-rules-turn-origin", "v4-notifications"]
+
     @Test func migrationsRunOnceAndReopeningKeepsTheData() async throws {
         do {
             let store = try ChatStore(path: path)
-            #expect(try await store.appliedMigrations() == ["v1-conversations-messages-turns-approvals-events", "v2-auto-reply", "v3-agent-facts-session-rules-turn-origin"])
+            #expect(try await store.appliedMigrations() == Self.migrations)
             try await store.commit([.conversation(Self.conversation("c")), .message(Self.message("m", in: "c")), Self.event("c", 1)])
         }
         for _ in 0..<2 {
             let store = try ChatStore(path: path)
-            #expect(try await store.appliedMigrations() == ["v1-conversations-messages-turns-approvals-events", "v2-auto-reply", "v3-agent-facts-session-rules-turn-origin"])
+            #expect(try await store.appliedMigrations() == Self.migrations)
             #expect(try await store.conversation(id: "c") == Self.conversation("c"))
             #expect(try await store.message(id: "m") == Self.message("m", in: "c"))
             #expect(try await store.lastEventSeq(conversationID: "c") == 1)

@@ -179,7 +179,7 @@ let package = Package(
             name: "RalphMobileServerTests",
             dependencies: [
                 "RalphMobileServer", "RalphSimulator", "TestSupport", "AgentRunner",
-                grdb,
+                grdb, crypto,
                 asyncHTTPClient,
                 // In-process router tests (`app.test(.router)`): request/response rules without a socket.
                 hummingbirdTesting,

@@ -14,12 +14,17 @@ public final class LocalPushReceiver: Sendable {
 
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
-    public static func start() async throws -> LocalPushReceiver {
+    /// The directory of the receivers' Python packages (for `PYTHONPATH`), from `scripts/receivers`.
+    public static func sitePath() async throws -> String {
         let setup = try await Products.run(executable: repository + "/scripts/receivers", [])
         guard setup.status == 0, let line = setup.stdout.split(separator: "\n").first(where: { $0.hasPrefix("RALPH_MOBILE_RECEIVERS_PATH=") }) else {
             throw TestFailure("scripts/receivers failed (\(setup.status)): \(setup.stderr)")
         }
-        let site = String(line.dropFirst("RALPH_MOBILE_RECEIVERS_PATH=".count))
+        return String(line.dropFirst("RALPH_MOBILE_RECEIVERS_PATH=".count))
+    }
+
+    public static func start() async throws -> LocalPushReceiver {
+        let site = try await sitePath()
         var environment = ProcessInfo.processInfo.environment
         environment["PYTHONPATH"] = site
         let process = try AgentProcess.start(

@@ -1,3 +1,4 @@
+import AgentRunner
 import Crypto
 import Foundation
 import RalphAPI
@@ -12,7 +13,7 @@ import Testing
 struct NotificationAPNsTests {
     /// The receiver process, its URL and the CA to trust, and the file it records requests in.
     struct Receiver {
-        let process: Process
+        let process: AgentProcess
         let url: String
         let ca: String
         let record: String
@@ -21,22 +22,21 @@ struct NotificationAPNsTests {
             let record = tmp.path + "/apns.jsonl"
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("Receivers/apns_receiver.py").path
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", script, publicKey, "ABC123DEFG", "TEAM123456", "com.example.RalphMobile", record]
             var environment = ProcessInfo.processInfo.environment
             environment["PYTHONPATH"] = try await LocalPushReceiver.sitePath()
-            process.environment = environment
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            var line: [UInt8] = []
-            while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != 10 { line.append(byte) }
-            let text = String(decoding: line, as: UTF8.self)
+            let process = try AgentProcess.start(
+                executable: environment["PYTHON"] ?? "python3",
+                arguments: [script, publicKey, "ABC123DEFG", "TEAM123456", "com.example.RalphMobile", record], workingDirectory: "/",
+                environment: environment)
+            // Its first line says where it listens (read from the process's own pipe, off the async runtime's threads).
+            let first: [UInt8]? = try await withTimeout(15, "the APNs receiver to listen") {
+                var lines = process.lines.makeAsyncIterator()
+                return await lines.next()
+            }
+            let text = first.map { String(decoding: $0, as: UTF8.self) } ?? ""
             guard let match = text.firstMatch(of: /listening on (https:\/\/\S+) ca=(\S+)/) else {
-                process.terminate()
-                throw TestFailure("the APNs receiver did not start: '\(text)'")
+                _ = await process.terminate()
+                throw TestFailure("the APNs receiver did not start: '\(text)' \(process.stderrTail)")
             }
             return Receiver(process: process, url: String(match.1), ca: String(match.2), record: record)
         }
@@ -56,7 +56,6 @@ struct NotificationAPNsTests {
         _ = FileManager.default.createFile(atPath: p8, contents: Data(key.pemRepresentation.utf8))
         _ = FileManager.default.createFile(atPath: publicPEM, contents: Data(key.publicKey.pemRepresentation.utf8))
         let receiver = try await Receiver.start(in: tmp, publicKey: publicPEM)
-        defer { receiver.process.terminate() }
         let h = try await SteeringHarness.start {
             $0.notifications.apns = APNsCredentials(
                 keyFile: p8, keyID: "ABC123DEFG", teamID: "TEAM123456", topic: "com.example.RalphMobile", hostOverride: receiver.url,
@@ -93,5 +92,6 @@ struct NotificationAPNsTests {
         #expect(refused.outcome == "expired" && refused.status == 410 && refused.detail?.contains("Unregistered") == true)
         let left = try await HTTP.get(h.server.base + "/api/notifications/devices").json(NotificationDeviceList.self)
         #expect(left.devices.map(\.id) == [device.id])
+        _ = await receiver.process.terminate(grace: .seconds(1))
     }
 }

@@ -17,21 +17,18 @@ final class NotificationStore: Sendable {
     /// and the kinds, privacy and quiet hours it chose unless the new registration gives them: an app registering its
     /// token again at each launch keeps the person's choices).
     func register(_ given: RegisterDeviceRequest, keyID: String?, now: String) async throws -> StoredDevice {
-        var merged = given
-        if let existing = try await devices().first(where: { $0.channel == given.channel && $0.target == StoredDevice.target(of: given) }) {
-            merged.kinds = given.kinds ?? existing.registration.kinds
-            merged.privacy = given.privacy ?? existing.registration.privacy
-            merged.quietHours = given.quietHours ?? existing.registration.quietHours
-        }
-        let registration = merged
-        let target = StoredDevice.target(of: registration)
-        let json = String(decoding: try WireJSON.encode(registration), as: UTF8.self)
-        let kinds = String(decoding: try WireJSON.encode(registration.kinds ?? NotificationKind.allCases), as: UTF8.self)
-        let quiet = try registration.quietHours.map { String(decoding: try WireJSON.encode($0), as: UTF8.self) }
+        let target = StoredDevice.target(of: given)
         return try await pool.write { db in
-            let existing = try String.fetchOne(
-                db, sql: "SELECT id FROM notification_devices WHERE channel = ? AND target = ?", arguments: [registration.channel.rawValue, target])
-            let id = existing ?? "dev-" + UUID().uuidString.lowercased()
+            let existing = try Row.fetchOne(
+                db, sql: "SELECT * FROM notification_devices WHERE channel = ? AND target = ?", arguments: [given.channel.rawValue, target]
+            ).map(Self.device(row:))
+            var registration = given
+            if let kept = existing?.registration {
+                registration.kinds = given.kinds ?? kept.kinds
+                registration.privacy = given.privacy ?? kept.privacy
+                registration.quietHours = given.quietHours ?? kept.quietHours
+            }
+            let id = existing?.id ?? "dev-" + UUID().uuidString.lowercased()
             try db.execute(
                 sql: """
                     INSERT INTO notification_devices (id, key_id, name, channel, target, registration, kinds, privacy, quiet_hours, created_at)
@@ -39,12 +36,17 @@ final class NotificationStore: Sendable {
                     ON CONFLICT(id) DO UPDATE SET key_id = excluded.key_id, name = excluded.name, registration = excluded.registration,
                         kinds = excluded.kinds, privacy = excluded.privacy, quiet_hours = excluded.quiet_hours, last_error = NULL
                     """,
-                arguments: [
-                    id, keyID, registration.name, registration.channel.rawValue, target, json, kinds, (registration.privacy ?? .full).rawValue, quiet,
-                    now,
-                ])
+                arguments: [id, keyID, registration.name, registration.channel.rawValue, target] + (try Self.columns(of: registration)) + [now])
             return try Self.device(id: id, db)!
         }
+    }
+
+    /// The JSON columns of a registration: itself (with its secrets), its kinds, its privacy, its quiet hours.
+    private static func columns(of registration: RegisterDeviceRequest) throws -> StatementArguments {
+        let json = String(decoding: try WireJSON.encode(registration), as: UTF8.self)
+        let kinds = NotificationKind.allCases.filter(Set(registration.kinds ?? NotificationKind.allCases).contains)
+        let quiet = try registration.quietHours.map { String(decoding: try WireJSON.encode($0), as: UTF8.self) }
+        return [json, String(decoding: try WireJSON.encode(kinds), as: UTF8.self), (registration.privacy ?? .full).rawValue, quiet]
     }
 
     func device(id: String) async throws -> StoredDevice? {
@@ -66,13 +68,11 @@ final class NotificationStore: Sendable {
 
     /// Stores a changed registration (name, kinds, privacy, quiet hours).
     func update(_ device: StoredDevice) async throws {
-        let json = String(decoding: try WireJSON.encode(device.registration), as: UTF8.self)
-        let kinds = String(decoding: try WireJSON.encode(NotificationKind.allCases.filter(device.kinds.contains)), as: UTF8.self)
-        let quiet = try device.registration.quietHours.map { String(decoding: try WireJSON.encode($0), as: UTF8.self) }
+        let arguments = [device.registration.name] + (try Self.columns(of: device.registration)) + [device.id]
         try await pool.write { db in
             try db.execute(
                 sql: "UPDATE notification_devices SET name = ?, registration = ?, kinds = ?, privacy = ?, quiet_hours = ? WHERE id = ?",
-                arguments: [device.registration.name, json, kinds, device.privacy.rawValue, quiet, device.id])
+                arguments: arguments)
         }
     }
 

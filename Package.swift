@@ -151,7 +151,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: ["RalphMobileServer", "AgentRunner", "RalphAPI", asyncHTTPClient, hummingbird,
-                serviceLifecycle, logging],
+                serviceLifecycle, logging, crypto],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),

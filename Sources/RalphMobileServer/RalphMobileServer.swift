@@ -26,6 +26,7 @@ public struct RalphMobileServer: Sendable {
     let hub: EventHub
     let chat: ChatService
     let notifier: Notifier
+    let liveActivities: LiveActivityUpdater
     /// Closes event streams whose client stopped reading.
     let watchdog = StreamWatchdog()
     let demo: DemoProcess?
@@ -104,6 +105,8 @@ public struct RalphMobileServer: Sendable {
         supervisor = RunSupervisor(configuration: supervisorConfiguration, catalog: catalog, logger: supervisorLogger)
         // Paused is run control's state: the fan-out re-announces a session when it changes.
         supervisor.observePauses { [hub, catalog] id, paused in hub.pauseChanged(id: id, paused: paused) { catalog.snapshot(id: id) } }
+        let liveActivityChanges = LiveActivityChanges()
+        supervisor.observePauses { [liveActivityChanges] id, _ in liveActivityChanges.touch(.session, id) }
         hostSampler = HostSampler(diskPath: roots.first ?? configuration.dataDirectory)
         let store: ChatStore
         do {
@@ -125,12 +128,20 @@ public struct RalphMobileServer: Sendable {
         var chatLogger = logger
         chatLogger[metadataKey: "area"] = "chat"
         chat = ChatService(
-            store: store, chatHub: ChatHub(queueBytes: configuration.subscriberQueueBytes, queueFrames: configuration.subscriberQueueCapacity), eventHub: hub, roots: WorkspaceRoots(roots),
+            store: store,
+            chatHub: ChatHub(queueBytes: configuration.subscriberQueueBytes, queueFrames: configuration.subscriberQueueCapacity) { [liveActivityChanges] in
+                liveActivityChanges.touch(.conversation, $0)
+            },
+            eventHub: hub, roots: WorkspaceRoots(roots),
             configuration: ChatService.Configuration(
                 backend: .claude(command: configuration.claudeCommand, extraArguments: configuration.claudeArguments), machine: machine
             ),
             environment: chatEnvironment, logger: chatLogger, notificationsRecorded: { [notifier] in notifier.wake() }
         )
+        liveActivities = Self.makeLiveActivities(
+            configuration: configuration, store: store, changes: liveActivityChanges, notifier: notifier, authenticator: authenticator, chat: chat, catalog: catalog, supervisor: supervisor,
+            logger: logger)
+        catalog.subscribe(liveActivities)
     }
 
     /// The router of every route, with the ledger of each route's access (``Routes``).
@@ -169,6 +180,7 @@ public struct RalphMobileServer: Sendable {
             actions: NotificationActionHandler(
                 store: notifier.store, chat: chat, robot: robot, role: { [authenticator] in authenticator.currentRole(keyID: $0) })
         ).register(on: routes)
+        LiveActivityRoutes(updater: liveActivities, lookup: lookup, chat: chat).register(on: routes)
         WebRoutes(assets: webAssets).register(on: routes)
         routeTable.record(router.routes.map { ($0.path, $0.method.rawValue) })
         return (router, ledger)
@@ -193,6 +205,7 @@ public struct RalphMobileServer: Sendable {
             services: [
                 catalog,
                 notifier,
+                liveActivities,
                 BackgroundService(
                     catalog: catalog, hub: hub, chat: chat, keyStore: keyStore, supervisor: supervisor, demo: demo, watchdog: watchdog,
                     heartbeatInterval: configuration.heartbeatInterval, stallTimeout: configuration.streamStallTimeout, logger: logger

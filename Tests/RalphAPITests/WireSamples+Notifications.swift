@@ -21,6 +21,10 @@ extension WireSamples {
         id: 4, messageId: "m3-dev-1", deviceId: "dev-1", channel: .webhook, kind: .runFinished, attempt: 2, outcome: "retrying", status: 503,
         detail: "HTTP 503", at: ts)
 
+    static let liveActivityRegistration = LiveActivityRegistration(
+        id: "la-1", subject: .session, subjectId: "s-1", environment: .sandbox, createdAt: ts, lastState: LiveActivityState(phase: .paused, iteration: 2),
+        lastSentAt: later, updatesSent: 3, lastOutcome: "retrying", lastError: "APNs 503")
+
     static let notifications: [WireSample] = [
         .codable(webPush), .codable(apnsDevice), .codable(ntfy), .codable(ntfy.with { $0.token = nil }, "no token"), .codable(webhookTarget),
         .codable(quietHours), .codable(notificationDevice), .codable(NotificationDeviceList(devices: [notificationDevice])), .codable(notificationAction), .codable(notificationMessage),
@@ -41,6 +45,12 @@ extension WireSamples {
             phase: .waitingForAnswer, iteration: 3, total: 10, hat: "builder", lastEvent: "human.interact", lastEventAt: ts,
             backpressure: .init(passed: 12, failed: 1, text: "1 failing", blocked: true), waiting: .init(what: "question", detail: "Ship it?", count: 1, until: later),
             endReason: nil)),
+        .codable(LiveActivitySubject(kind: .session, id: "s-1", title: "Build the thing", path: "/#/sessions/s-1")),
+        .codable(RegisterLiveActivityRequest(
+            subject: .conversation, subjectId: "c-1", pushToken: String(repeating: "cd", count: 32), environment: .production,
+            state: LiveActivityState(phase: .running, iteration: 0))),
+        .codable(RegisterLiveActivityRequest(subject: .session, subjectId: "s-1", pushToken: "cdcd", environment: .sandbox), "no state"),
+        .codable(liveActivityRegistration), .codable(LiveActivityRegistrationList(liveActivities: [liveActivityRegistration])),
     ] + WireSample.cases(NotificationKind.allCases) + WireSample.cases(NotificationChannel.allCases)
         + WireSample.cases(NotificationPrivacy.allCases) + WireSample.cases([APNsEnvironment.sandbox, .production])
 }

@@ -17,8 +17,10 @@ struct AppHarness: ServerHarness {
     var anthropic: FakeAnthropic? { base.anthropic }
     var apiKey: String? { base.apiKey }
 
-    static func start(apiKey: String? = nil, chat: Bool = false) async throws -> AppHarness {
-        AppHarness(base: try await ClientTestServer.start("rm-app", apiKey: apiKey, chat: chat))
+    static func start(
+        apiKey: String? = nil, chat: Bool = false, configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> AppHarness {
+        AppHarness(base: try await ClientTestServer.start("rm-app", apiKey: apiKey, chat: chat, configure: configure))
     }
 
     /// A client of the server with `key` (the harness's own by default).

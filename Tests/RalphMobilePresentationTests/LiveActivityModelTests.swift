@@ -93,4 +93,51 @@ struct LiveActivityModelTests {
         await hubless.liveActivity.start(conversation, approvals: [])
         #expect(hubless.liveActivity.problem?.hasSuffix("Live Activities are not available on this device.") == true)
     }
+
+    @Test("the push token is registered with the state shown; the server pushes the run's changes over APNs; ending it here unregisters; a server without APNs is a note")
+    func serverKeepsItCurrent() async throws {
+        let tmp = TemporaryDirectory("rm-la-push")
+        let (receiver, credentials) = try await APNsReceiver.started(in: tmp)
+        let h = try await AppHarness.start {
+            $0.notifications.apns = credentials
+            $0.notifications.liveActivityMinInterval = 0
+        }
+        defer { Task { await h.stop(); await receiver.stop() } }
+        let (writer, id) = try await h.writeRun(prompt: "Pushed run")
+        let client = try h.client()
+        let model = LiveActivityModel { _ in }
+        model.server = LiveActivityServer(client: client, environment: .sandbox)
+        let detail = try await client.detail(id)
+        await model.toggle(detail)
+        let token = Data(repeating: 0xCD, count: 32)
+        let hex = String(repeating: "cd", count: 32)
+        await model.pushTokenReceived(token)
+        #expect(model.registration?.subjectId == id && model.serverNote == nil)
+        #expect(try await client.liveActivities().map(\.lastState) == [LiveActivityContent.state(detail)])
+
+        // The app is suspended; the run goes on and the server pushes the change.
+        try writer.record(topic: "build.done", payload: "tests: pass", iteration: 1, hat: "builder", triggered: "reviewer")
+        try await eventually(10, "the server's update") { try !receiver.liveActivityPushes(to: hex).isEmpty }
+        let push = try #require(try receiver.liveActivityPushes(to: hex).first)
+        let content = push["payload"]?.objectValue?["aps"]?.objectValue?["content-state"]
+        let pushed = try WireJSON.decode(LiveActivityState.self, from: Data(try WireJSON.encode(try #require(content))))
+        #expect(pushed.hat == "reviewer" && pushed.backpressure?.text == "tests ✓" && push["errors"] == .array([]))
+
+        await model.stop()
+        #expect(model.registration == nil && model.serverNote == nil)
+        #expect(try await client.liveActivities().isEmpty, "ended here: the server stops updating it")
+
+        // A server without APNs credentials: the activity still works from the app, and says why the lock screen
+        // will not follow while it is suspended.
+        let plain = try await AppHarness.start()
+        defer { Task { await plain.stop() } }
+        let (liveWriter, other) = try await plain.writeRun(prompt: "Local only")
+        defer { withExtendedLifetime(liveWriter) {} }
+        let local = LiveActivityModel { _ in }
+        local.server = LiveActivityServer(client: try plain.client(), environment: .sandbox)
+        await local.toggle(try await plain.client().detail(other))
+        await local.pushTokenReceived(token)
+        #expect(local.isActive && local.registration == nil, "\(local.problem ?? "")")
+        #expect(local.serverNote?.contains("only while Ralph Mobile is open") == true && local.serverNote?.contains("--apns-key") == true, "\(local.serverNote ?? "")")
+    }
 }

@@ -1,5 +1,4 @@
 import AgentRunner
-import Crypto
 import Foundation
 import RalphAPI
 import Testing
@@ -11,56 +10,11 @@ import Testing
 /// checks.
 @Suite("Notifications: APNs over HTTP/2", .serialized)
 struct NotificationAPNsTests {
-    /// The receiver process, its URL and the CA to trust, and the file it records requests in.
-    struct Receiver {
-        let process: AgentProcess
-        let url: String
-        let ca: String
-        let record: String
-
-        static func start(in tmp: TemporaryDirectory, publicKey: String) async throws -> Receiver {
-            let record = tmp.path + "/apns.jsonl"
-            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("Receivers/apns_receiver.py").path
-            var environment = ProcessInfo.processInfo.environment
-            environment["PYTHONPATH"] = try await LocalPushReceiver.sitePath()
-            let process = try AgentProcess.start(
-                executable: environment["PYTHON"] ?? "python3",
-                arguments: [script, publicKey, "ABC123DEFG", "TEAM123456", "com.example.RalphMobile", record], workingDirectory: "/",
-                environment: environment)
-            // Its first line says where it listens (read from the process's own pipe, off the async runtime's threads).
-            let first: [UInt8]? = try await withTimeout(15, "the APNs receiver to listen") {
-                var lines = process.lines.makeAsyncIterator()
-                return await lines.next()
-            }
-            let text = first.map { String(decoding: $0, as: UTF8.self) } ?? ""
-            guard let match = text.firstMatch(of: /listening on (https:\/\/\S+) ca=(\S+)/) else {
-                _ = await process.terminate()
-                throw TestFailure("the APNs receiver did not start: '\(text)' \(process.stderrTail)")
-            }
-            return Receiver(process: process, url: String(match.1), ca: String(match.2), record: record)
-        }
-
-        func entries() throws -> [JSONObject] {
-            guard let data = FileManager.default.contents(atPath: record) else { return [] }
-            return try data.split(separator: 10).map { try #require(JSONParser.parse(Array($0)).objectValue) }
-        }
-    }
-
     @Test("a test message and a question reach APNs over HTTP/2 with a valid provider token and headers; a 410 token removes the device")
     func deliveredOverHTTP2() async throws {
         let tmp = TemporaryDirectory("rm-apns")
-        let key = P256.Signing.PrivateKey()
-        let p8 = tmp.path + "/AuthKey_ABC123DEFG.p8"
-        let publicPEM = tmp.path + "/public.pem"
-        _ = FileManager.default.createFile(atPath: p8, contents: Data(key.pemRepresentation.utf8))
-        _ = FileManager.default.createFile(atPath: publicPEM, contents: Data(key.publicKey.pemRepresentation.utf8))
-        let receiver = try await Receiver.start(in: tmp, publicKey: publicPEM)
-        let h = try await SteeringHarness.start {
-            $0.notifications.apns = APNsCredentials(
-                keyFile: p8, keyID: "ABC123DEFG", teamID: "TEAM123456", topic: "com.example.RalphMobile", hostOverride: receiver.url,
-                trustRootsFile: receiver.ca)
-        }
+        let (receiver, credentials) = try await APNsReceiver.started(in: tmp)
+        let h = try await SteeringHarness.start { $0.notifications.apns = credentials }
         defer { h.stop() }
         let token = String(repeating: "ab", count: 32)
         let created = try await h.post("/api/notifications/devices", #"{"name":"iPhone","channel":"apns","apns":{"device_token":"\#(token)","environment":"sandbox"}}"#)
@@ -92,6 +46,6 @@ struct NotificationAPNsTests {
         #expect(refused.outcome == "expired" && refused.status == 410 && refused.detail?.contains("Unregistered") == true)
         let left = try await HTTP.get(h.server.base + "/api/notifications/devices").json(NotificationDeviceList.self)
         #expect(left.devices.map(\.id) == [device.id])
-        _ = await receiver.process.terminate(grace: .seconds(1))
+        await receiver.stop()
     }
 }

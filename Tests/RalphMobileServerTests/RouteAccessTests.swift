@@ -92,6 +92,9 @@ struct RouteAccessTests {
         "PATCH /api/notifications/devices/{id}": "viewer",
         "DELETE /api/notifications/devices/{id}": "viewer",
         "POST /api/notifications/devices/{id}/test": "viewer",
+        "GET /api/notifications/live-activities": "viewer",
+        "POST /api/notifications/live-activities": "viewer",
+        "DELETE /api/notifications/live-activities/{id}": "viewer",
         "POST /api/notifications/presence": "viewer",
         "GET /api/notifications/deliveries": "admin",
         // The token in the body is the credential: single-use, expiring, for one decision.

@@ -7,13 +7,23 @@ import RalphMobileKit
 /// Dynamic Island, the content kept current from the screen's data, and its end when the run ends.
 ///
 /// The app hands in the ActivityKit glue as ``perform``; everything else — when to start, update, end, and the
-/// words — is decided here.
+/// words — is decided here. While the app is suspended the server keeps the activity current: the activity's push
+/// token (``pushTokenReceived(_:)``) is registered with the connected server (``server``), which sends
+/// `liveactivity` pushes, and the registration is removed when the person ends the activity.
 @MainActor
 @Observable
 public final class LiveActivityModel {
     public private(set) var tracker = LiveActivityTracker()
     /// Why the last start or update failed (Live Activities turned off, too many running …).
     public private(set) var problem: String?
+    /// Where the activity's push token is registered: the connected server and the APNs environment of this build
+    /// (set by ``NotificationsHub``; nil: no server, the activity follows only while the app is open).
+    public var server: LiveActivityServer?
+    /// The server's registration of the running activity, once its push token was registered.
+    public private(set) var registration: LiveActivityRegistration?
+    /// Why the server does not keep the activity current (no APNs credentials there, unreachable …): the lock screen
+    /// then follows only while the app is open.
+    public private(set) var serverNote: String?
 
     /// Performs an action with ActivityKit (the app), or records it (tests).
     @ObservationIgnored private let perform: @MainActor (LiveActivityTracker.Action) async throws -> Void
@@ -73,6 +83,41 @@ public final class LiveActivityModel {
         await run(tracker.stop())
     }
 
+    /// ActivityKit gave the running activity a push token (again, when it changes): registered with the server, with
+    /// the state the activity shows, so the server sends only what differs.
+    public func pushTokenReceived(_ token: Data) async {
+        guard let subject = tracker.subject, let server else { return }
+        let request = RegisterLiveActivityRequest(
+            subject: subject.kind, subjectId: subject.id, pushToken: token.map { String(format: "%02x", $0) }.joined(), environment: server.environment,
+            state: tracker.state)
+        do {
+            let made = try await server.client.registerLiveActivity(request)
+            // The activity may have ended (or another started) while the request was on its way.
+            if tracker.subject == subject {
+                registration = made
+                serverNote = nil
+            } else {
+                _ = try await server.client.removeLiveActivity(made.id)
+            }
+        } catch {
+            serverNote = "The lock screen follows this only while Ralph Mobile is open: \(error.description)"
+        }
+    }
+
+    /// Tells the server to stop updating an activity that ended here (it drops one that ended with its run itself).
+    private func unregister() async {
+        guard let made = registration else { return }
+        registration = nil
+        guard let server else { return }
+        do {
+            _ = try await server.client.removeLiveActivity(made.id)
+        } catch .notFound {
+            // The server dropped it already (the run ended, or APNs said the activity is gone).
+        } catch {
+            serverNote = "The server could not be told the Live Activity ended: \(error.description)"
+        }
+    }
+
     /// The person read ``problem``.
     public func dismissProblem() { problem = nil }
 
@@ -86,6 +131,13 @@ public final class LiveActivityModel {
 
     private func run(_ action: LiveActivityTracker.Action) async {
         guard action != .none else { return }
+        switch action {
+        case .start:
+            registration = nil
+            serverNote = nil
+        case .end: await unregister()
+        case .update, .none: break
+        }
         do {
             try await perform(action)
             problem = nil
@@ -102,5 +154,16 @@ public final class LiveActivityModel {
         case .update: "updated"
         case .end: "ended"
         }
+    }
+}
+
+/// The server that keeps a Live Activity current, and the APNs environment of this build's push tokens.
+public struct LiveActivityServer: Sendable {
+    public var client: RalphClient
+    public var environment: APNsEnvironment
+
+    public init(client: RalphClient, environment: APNsEnvironment) {
+        self.client = client
+        self.environment = environment
     }
 }

@@ -53,6 +53,7 @@ public final class NotificationsHub {
     public func tokenReceived(_ token: Data, environment: APNsEnvironment) async {
         deviceToken = token
         self.environment = environment
+        liveActivity.server = app.client.map { LiveActivityServer(client: $0, environment: environment) }
         await registerIfConnected()
     }
 
@@ -67,6 +68,7 @@ public final class NotificationsHub {
         connection = app.connectionID
         presence?.stop()
         presence = nil
+        liveActivity.server = app.client.map { LiveActivityServer(client: $0, environment: environment) }
         guard let client = app.client else { return }
         let reporter = PresenceReporter(client: client, refresh: refresh)
         presence = reporter

@@ -7,9 +7,12 @@ import NIOCore
 /// so "replay up to the head from the database, then live" (``LiveStream``) has no gap and no duplicate.
 final class ChatHub: Sendable {
     let conversations: Fanout<String>
+    /// Told the conversation's id after its events were published (the Live Activity updater looks at it again).
+    private let published: @Sendable (String) -> Void
 
-    init(queueBytes: Int, queueFrames: Int) {
+    init(queueBytes: Int, queueFrames: Int, published: @escaping @Sendable (String) -> Void = { _ in }) {
         conversations = Fanout(queueBytes: queueBytes, queueFrames: queueFrames)
+        self.published = published
     }
 
     /// Makes a conversation known with the last sequence number already stored.
@@ -26,6 +29,7 @@ final class ChatHub: Sendable {
     func publish(conversationID: String, events: [(seq: Int, frame: ByteBuffer)]) {
         guard !events.isEmpty else { return }
         conversations.publish(conversationID, frames: events.map { (position: $0.seq, frame: $0.frame) })
+        published(conversationID)
     }
 
     /// Subscribes to a conversation: replay up to its head from the store, then follow. Nil for an unknown one.

@@ -16,6 +16,11 @@ public struct NotificationConfiguration: Sendable {
     public var maxAttempts = 8
     /// The longest wait between attempts.
     public var maxBackoff: TimeInterval = 300
+    /// The shortest time between two routine updates of one Live Activity (waiting for a person and the end are
+    /// sent at once): iOS budgets the updates an app may push.
+    public var liveActivityMinInterval: TimeInterval = 2
+    /// Live Activities one key may have the server keep current.
+    public var maxLiveActivitiesPerKey = 16
     /// APNs credentials (`--apns-key`, `--apns-key-id`, `--apns-team-id`, `--apns-topic`); nil without them.
     public var apns: APNsCredentials?
 

@@ -21,6 +21,8 @@ final class Notifier: Service, RunCatalogObserver, Sendable {
     let vapidSubjectGiven: Bool
     let channelStates: [NotificationSettings.ChannelState]
     let dispatcher: NotificationDispatcher
+    /// The APNs channel (Live Activities use it too), or why there is none.
+    let apns: Result<APNsSender, UnavailableChannel>
     private let changes: AsyncStream<RunCatalog.Change>
     private let changeInput: AsyncStream<RunCatalog.Change>.Continuation
     private let runs: Mutex<RunNotificationRules> = Mutex(.init())
@@ -60,6 +62,11 @@ final class Notifier: Service, RunCatalogObserver, Sendable {
                     reason: "VAPID subject \(parts.vapid.subject) was made up from the host name; set --vapid-subject to your mailto: or https: address")
             }
             return .init(channel: channel, available: true)
+        }
+        if let sender = parts.senders[.apns] as? APNsSender {
+            apns = .success(sender)
+        } else {
+            apns = .failure(UnavailableChannel(reason: parts.unavailable[.apns] ?? "APNs is not configured"))
         }
         (changes, changeInput) = AsyncStream.makeStream()
         let actionURL = (parts.configuration.publicURL ?? "") + "/api/notifications/actions"
@@ -135,4 +142,9 @@ final class Notifier: Service, RunCatalogObserver, Sendable {
             vapidPublicKey: vapid.publicKey, channels: channelStates, silenceSeconds: Int(configuration.silenceAfter),
             coalesceSeconds: Int(configuration.foldWindow))
     }
+}
+
+/// Why a channel cannot deliver.
+struct UnavailableChannel: Error, Sendable {
+    var reason: String
 }

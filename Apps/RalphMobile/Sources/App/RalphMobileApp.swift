@@ -16,6 +16,7 @@ struct RalphMobileApp: App {
         let app = AppBootstrap.makeModel(launch)
         let notifications = NotificationsHub(app: app, deviceName: UIDevice.current.name, liveActivities: LiveActivityController.perform)
         AppDelegate.hub = notifications
+        LiveActivityController.tokenHandler = { [weak notifications] token in await notifications?.liveActivity.pushTokenReceived(token) }
         _app = State(initialValue: app)
         _notifications = State(initialValue: notifications)
     }

@@ -39,6 +39,9 @@ enum ChatSchema {
         migrator.registerMigration("v4-notifications") { db in
             try db.execute(sql: NotificationSchema.v4)
         }
+        migrator.registerMigration("v5-live-activities") { db in
+            try db.execute(sql: LiveActivityStore.schema)
+        }
         return migrator
     }
 

@@ -107,6 +107,11 @@ struct SessionDetailScreen: View {
                 }
             }
         }
+        .safeAreaInset(edge: .bottom) {
+            if let note = liveActivity.serverNote, let detail = model.monitor.detail, liveActivity.isFollowing(detail.session.id) {
+                Text(note).font(.footnote).foregroundStyle(.secondary).padding(8).frame(maxWidth: .infinity).background(.bar)
+            }
+        }
         .onChange(of: model.monitor.detail) { _, detail in
             guard let detail else { return }
             Task { await liveActivity.update(detail) }

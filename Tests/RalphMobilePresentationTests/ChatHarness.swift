@@ -15,9 +15,12 @@ struct ChatHarness: ServerHarness {
     let client: RalphClient
 
     /// `stallAfter`: seconds of silence after which a turn is reported stalled (the server's default is 300).
-    static func start(apiKey: String? = nil, stallAfter: Double? = nil) async throws -> ChatHarness {
+    static func start(
+        apiKey: String? = nil, stallAfter: Double? = nil, configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> ChatHarness {
         let base = try await ClientTestServer.start("rm-chat", apiKey: apiKey, chat: true, directories: ["app", "web"]) {
             if let stallAfter { $0.chatStallAfter = stallAfter }
+            configure(&$0)
         }
         guard let anthropic = base.anthropic else { throw TestFailure("the chat server has no model API double") }
         return ChatHarness(base: base, anthropic: anthropic, client: try base.client())

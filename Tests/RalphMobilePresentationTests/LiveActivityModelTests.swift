@@ -140,4 +140,44 @@ struct LiveActivityModelTests {
         #expect(local.isActive && local.registration == nil, "\(local.problem ?? "")")
         #expect(local.serverNote?.contains("only while Ralph Mobile is open") == true && local.serverNote?.contains("--apns-key") == true, "\(local.serverNote ?? "")")
     }
+
+    @Test("a conversation on the lock screen: the real Claude CLI asks to run a command and the server pushes the waiting approval with an alert; allowed, it runs on")
+    func serverPushesAConversation() async throws {
+        let tmp = TemporaryDirectory("rm-la-chat")
+        let (receiver, credentials) = try await APNsReceiver.started(in: tmp)
+        let h = try await ChatHarness.start {
+            $0.notifications.apns = credentials
+            $0.notifications.liveActivityMinInterval = 0
+        }
+        defer { Task { await h.stop(); await receiver.stop() } }
+        let conversation = try await h.newConversation(title: "lock screen chat")
+        let activity = LiveActivityModel { _ in }
+        activity.server = LiveActivityServer(client: h.client, environment: .production)
+        await activity.toggle(conversation, approvals: [])
+        await activity.pushTokenReceived(Data(repeating: 0xAB, count: 32))
+        let hex = String(repeating: "ab", count: 32)
+        #expect(activity.registration?.subject == .conversation && activity.serverNote == nil)
+
+        _ = try await h.client.sendMessage(conversation.id, text: model(["bash touch lock-screen.txt"], ["say done"]))
+        let states: @Sendable () throws -> [(JSONObject, LiveActivityState)] = { try receiver.liveActivityPushes(to: hex).map { entry in
+            let content = entry["payload"]?.objectValue?["aps"]?.objectValue?["content-state"] ?? .null
+            return (entry, try WireJSON.decode(LiveActivityState.self, from: Data(try WireJSON.encode(content))))
+        } }
+        try await eventually(60, "the waiting approval pushed") { try states().contains { $0.1.phase == .waitingForApproval } }
+        let (waiting, state) = try #require(try states().first { $0.1.phase == .waitingForApproval })
+        #expect(state.waiting?.what == "Bash" && state.waiting?.detail?.contains("touch lock-screen.txt") == true, "\(state)")
+        #expect(waiting["headers"]?.objectValue?["apns-priority"]?.stringValue == "10")
+        #expect(waiting["payload"]?.objectValue?["aps"]?.objectValue?["alert"]?.objectValue?["title"]?.stringValue == "Waiting for approval: Bash")
+
+        let pending = try #require(try await h.client.approvals(state: .pending, conversationID: conversation.id).first)
+        _ = try await h.client.decide(pending.id, .allow)
+        try await eventually(60, "the turn to finish and the activity to say so") {
+            let all = try states()
+            guard let at = all.firstIndex(where: { $0.1.phase == .waitingForApproval }) else { return false }
+            return all[(at + 1)...].contains { $0.1.phase == .idle }
+        }
+        #expect(try states().allSatisfy { $0.0["errors"] == .array([]) })
+        await activity.stop()
+        #expect(try await h.client.liveActivities().isEmpty)
+    }
 }

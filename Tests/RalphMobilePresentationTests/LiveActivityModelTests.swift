@@ -98,10 +98,7 @@ struct LiveActivityModelTests {
     func serverKeepsItCurrent() async throws {
         let tmp = TemporaryDirectory("rm-la-push")
         let (receiver, credentials) = try await APNsReceiver.started(in: tmp)
-        let h = try await AppHarness.start {
-            $0.notifications.apns = credentials
-            $0.notifications.liveActivityMinInterval = 0
-        }
+        let h = try await AppHarness.start { $0.useLocalAPNs(credentials) }
         defer { Task { await h.stop(); await receiver.stop() } }
         let (writer, id) = try await h.writeRun(prompt: "Pushed run")
         let client = try h.client()
@@ -145,10 +142,7 @@ struct LiveActivityModelTests {
     func serverPushesAConversation() async throws {
         let tmp = TemporaryDirectory("rm-la-chat")
         let (receiver, credentials) = try await APNsReceiver.started(in: tmp)
-        let h = try await ChatHarness.start {
-            $0.notifications.apns = credentials
-            $0.notifications.liveActivityMinInterval = 0
-        }
+        let h = try await ChatHarness.start { $0.useLocalAPNs(credentials) }
         defer { Task { await h.stop(); await receiver.stop() } }
         let conversation = try await h.newConversation(title: "lock screen chat")
         let activity = LiveActivityModel { _ in }

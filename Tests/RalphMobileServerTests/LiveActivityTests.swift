@@ -27,10 +27,7 @@ struct LiveActivityTests {
     func followsARun() async throws {
         let tmp = TemporaryDirectory("rm-live-activity")
         let (receiver, credentials) = try await APNsReceiver.started(in: tmp)
-        let h = try await SteeringHarness.start {
-            $0.notifications.apns = credentials
-            $0.notifications.liveActivityMinInterval = 0
-        }
+        let h = try await SteeringHarness.start { $0.useLocalAPNs(credentials) }
         defer { h.stop() }
         h.config(NotificationDeliveryTests.question, robotTimeout: 60)
         let started = try await h.startRun()
@@ -82,10 +79,7 @@ struct LiveActivityTests {
     func registration() async throws {
         let tmp = TemporaryDirectory("rm-live-activity-register")
         let (receiver, credentials) = try await APNsReceiver.started(in: tmp)
-        let h = try await StreamHarness.start {
-            $0.notifications.apns = credentials
-            $0.notifications.liveActivityMinInterval = 0
-        }
+        let h = try await StreamHarness.start { $0.useLocalAPNs(credentials) }
         defer { h.stop() }
         let run = try await h.liveRun(appending: 2)
         let shown = LiveActivityContent.state(try await h.detail(run.id))

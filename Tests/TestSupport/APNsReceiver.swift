@@ -70,3 +70,11 @@ public struct APNsReceiver: Sendable {
         _ = await process.terminate(grace: .seconds(1))
     }
 }
+
+extension ServerConfiguration {
+    /// APNs at a local receiver (``APNsReceiver/started(in:)``), with Live Activity updates unpaced so a test sees each.
+    public mutating func useLocalAPNs(_ credentials: APNsCredentials) {
+        notifications.apns = credentials
+        notifications.liveActivityMinInterval = 0
+    }
+}

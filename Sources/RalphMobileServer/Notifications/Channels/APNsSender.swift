@@ -66,8 +66,12 @@ struct APNsSender: NotificationSender {
             ("apns-expiration", String(Int(Date().timeIntervalSince1970) + 86_400)),
             ("content-type", "application/json"),
         ]
-        let url = host(for: apns.environment) + "/3/device/" + apns.deviceToken.lowercased()
-        switch await http.post(url, headers: headers, body: body) {
+        return await post(token: apns.deviceToken.lowercased(), environment: apns.environment, headers: headers, body: body)
+    }
+
+    /// POSTs to `/3/device/<token>` on the environment's host, and reads APNs' answer.
+    func post(token: String, environment: APNsEnvironment, headers: [(String, String)], body: [UInt8]) async -> DeliveryOutcome {
+        switch await http.post(host(for: environment) + "/3/device/" + token, headers: headers, body: body) {
         case .failure(let error):
             return .retry(status: nil, detail: error.description, after: nil)
         case .success(let answer):

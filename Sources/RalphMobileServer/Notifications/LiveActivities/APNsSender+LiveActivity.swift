@@ -23,12 +23,6 @@ extension APNsSender {
             ("apns-expiration", String(Int(push.timestamp.timeIntervalSince1970 + LiveActivityPush.staleAfter))),
             ("content-type", "application/json"),
         ]
-        let url = host(for: activity.environment) + "/3/device/" + activity.pushToken
-        switch await http.post(url, headers: headers, body: body) {
-        case .failure(let error):
-            return .retry(status: nil, detail: error.description, after: nil)
-        case .success(let answer):
-            return Self.outcome(status: answer.status, body: answer.body)
-        }
+        return await post(token: activity.pushToken, environment: activity.environment, headers: headers, body: body)
     }
 }

@@ -7,9 +7,12 @@
 // or, for `withdraw: true`, the notification with its tag is closed and nothing is shown.
 // `notificationclick`: a button POSTs its single-use token to /api/notifications/actions and the notification is
 // replaced by what happened (or why nothing did); a tap on the body opens the dashboard at the message's path.
+// `pushsubscriptionchange`: the browser replaced the subscription; it is registered again in place of the old one
+// (notify/resubscribe.js), or a notification says notifications stopped and leads to Settings.
 
 import { parseMessage, displayFor, openURL } from './assets/js/notify/message.js';
 import { sendAction, outcomeDisplay, clickPlan } from './assets/js/notify/action.js';
+import { resubscribe, failureDisplay } from './assets/js/notify/resubscribe.js';
 
 const worker = /** @type {ServiceWorkerGlobalScope & typeof globalThis} */ (/** @type {unknown} */ (self));
 
@@ -26,6 +29,23 @@ worker.addEventListener('notificationclick', (event) => {
   const reply = /** @type {any} */ (event).reply;
   event.waitUntil(onClick(notification, event.action || '', typeof reply === 'string' ? reply : null));
 });
+
+worker.addEventListener('pushsubscriptionchange', (event) => {
+  // Not in every TypeScript lib's event map: the fields the spec gives it.
+  const change = /** @type {ExtendableEvent & {oldSubscription?: PushSubscription | null, newSubscription?: PushSubscription | null}} */ (
+    /** @type {unknown} */ (event));
+  change.waitUntil(onSubscriptionChange(change.oldSubscription || null, change.newSubscription || null));
+});
+
+/** @param {PushSubscription | null} oldSubscription @param {PushSubscription | null} newSubscription */
+async function onSubscriptionChange(oldSubscription, newSubscription) {
+  const env = { fetch: fetch.bind(worker), pushManager: worker.registration.pushManager, origin: worker.location.origin, userAgent: navigator.userAgent };
+  const result = await resubscribe(env, { oldSubscription, newSubscription });
+  if (result.ok) return;
+  console.error('push subscription not registered again:', result.step, result.status, result.message);
+  const display = failureDisplay(result);
+  await worker.registration.showNotification(display.title, display.options);
+}
 
 function abilities() {
   const maxActions = /** @type {any} */ (Notification).maxActions;

@@ -40,6 +40,9 @@ extension WireSamples {
         .codable(PresenceReport(deviceId: "dev-1", foreground: true, screen: "session", subjectId: "s-1")),
         .codable(RegisterDeviceRequest(name: "Pixel", channel: .webPush, kinds: [.approval], privacy: .full, quietHours: quietHours, webPush: webPush)),
         .codable(RegisterDeviceRequest(name: "iPhone", channel: .apns, apns: apnsDevice), "apns"),
+        .codable(
+            RegisterDeviceRequest(name: "Firefox", channel: .webPush, webPush: webPush, replacesEndpoint: "https://push.example.net/wpush/v2/old"),
+            "replacing a rotated subscription"),
         .codable(UpdateDeviceRequest(name: "Phone", kinds: [.runFinished], privacy: .private, quietHours: nil, clearQuietHours: true)),
         .codable(LiveActivityState(
             phase: .waitingForAnswer, iteration: 3, total: 10, hat: "builder", lastEvent: "human.interact", lastEventAt: ts,

@@ -23,6 +23,12 @@ enum DeviceRegistration {
                     ? "\(channel.rawValue) is given but channel is \(request.channel.rawValue)"
                     : "channel \(request.channel.rawValue) needs its \(request.channel.rawValue) field")
         }
+        if let replaced = request.replacesEndpoint {
+            guard request.channel == .webPush else { throw .invalidBody("replaces_endpoint is only for web_push registrations") }
+            guard isHTTPURL(replaced, httpsOnly: true) else {
+                throw .invalidBody("replaces_endpoint must be the https endpoint of the subscription this one replaces")
+            }
+        }
         switch request.channel {
         case .webPush: try check(request.webPush!)
         case .apns: try check(request.apns!)

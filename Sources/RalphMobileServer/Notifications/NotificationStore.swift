@@ -16,14 +16,27 @@ final class NotificationStore: Sendable {
     /// Inserts the device, or replaces the registration of the one with the same channel and target (keeping its id,
     /// and the kinds, privacy and quiet hours it chose unless the new registration gives them: an app registering its
     /// token again at each launch keeps the person's choices).
+    ///
+    /// With `replaces_endpoint` (a browser rotated its push subscription), the web push device with that endpoint
+    /// is taken over in the same transaction: its name, kinds, privacy and quiet hours carry over (the latter three
+    /// unless given; a device already registered with the new endpoint keeps its own), its pending deliveries move to
+    /// the new device, and it is deleted. It must belong to `keyID` (`403` otherwise, and nothing changes: a key must
+    /// not take over another key's device, or move it under itself). An unknown endpoint replaces nothing.
     func register(_ given: RegisterDeviceRequest, keyID: String?, now: String) async throws -> StoredDevice {
         let target = StoredDevice.target(of: given)
         return try await pool.write { db in
-            let existing = try Row.fetchOne(
-                db, sql: "SELECT * FROM notification_devices WHERE channel = ? AND target = ?", arguments: [given.channel.rawValue, target]
-            ).map(Self.device(row:))
+            let existing = try Self.device(channel: given.channel, target: target, db)
+            var replaced: StoredDevice?
+            if let old = given.replacesEndpoint, old != target, let found = try Self.device(channel: .webPush, target: old, db) {
+                guard found.keyID == keyID else {
+                    throw APIError.forbiddenAction("replaces_endpoint names a device another key registered; it was not replaced")
+                }
+                replaced = found
+            }
             var registration = given
-            if let kept = existing?.registration {
+            registration.replacesEndpoint = nil
+            if let kept = existing?.registration ?? replaced?.registration {
+                if existing == nil { registration.name = kept.name }
                 registration.kinds = given.kinds ?? kept.kinds
                 registration.privacy = given.privacy ?? kept.privacy
                 registration.quietHours = given.quietHours ?? kept.quietHours
@@ -37,8 +50,21 @@ final class NotificationStore: Sendable {
                         kinds = excluded.kinds, privacy = excluded.privacy, quiet_hours = excluded.quiet_hours, last_error = NULL
                     """,
                 arguments: [id, keyID, registration.name, registration.channel.rawValue, target] + (try Self.columns(of: registration)) + [now])
+            if let replaced {
+                // A delivery the new device already has for the same event stays; the old one goes with its device.
+                try db.execute(
+                    sql: "UPDATE OR IGNORE notification_deliveries SET device_id = ? WHERE device_id = ? AND state = 'pending'",
+                    arguments: [id, replaced.id])
+                try db.execute(sql: "DELETE FROM notification_devices WHERE id = ?", arguments: [replaced.id])
+            }
             return try Self.device(id: id, db)!
         }
+    }
+
+    private static func device(channel: NotificationChannel, target: String, _ db: Database) throws -> StoredDevice? {
+        try Row.fetchOne(
+            db, sql: "SELECT * FROM notification_devices WHERE channel = ? AND target = ?", arguments: [channel.rawValue, target]
+        ).map(device(row:))
     }
 
     /// The JSON columns of a registration: itself (with its secrets), its kinds, its privacy, its quiet hours.

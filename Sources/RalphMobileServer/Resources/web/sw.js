@@ -13,6 +13,7 @@
 import { parseMessage, displayFor, openURL } from './assets/js/notify/message.js';
 import { sendAction, outcomeDisplay, clickPlan } from './assets/js/notify/action.js';
 import { resubscribe, failureDisplay } from './assets/js/notify/resubscribe.js';
+import { leaveDeviceId, MESSAGE_TYPE } from './assets/js/notify/handoff.js';
 
 const worker = /** @type {ServiceWorkerGlobalScope & typeof globalThis} */ (/** @type {unknown} */ (self));
 
@@ -41,7 +42,15 @@ worker.addEventListener('pushsubscriptionchange', (event) => {
 async function onSubscriptionChange(oldSubscription, newSubscription) {
   const env = { fetch: fetch.bind(worker), pushManager: worker.registration.pushManager, origin: worker.location.origin, userAgent: navigator.userAgent };
   const result = await resubscribe(env, { oldSubscription, newSubscription });
-  if (result.ok) return;
+  if (result.ok) {
+    // The page keeps this browser's device id; hand it the new one (now, and for the next page that opens).
+    const id = result.device && typeof result.device.id === 'string' ? result.device.id : null;
+    if (id) {
+      await leaveDeviceId(caches, id).catch((error) => console.error('new device id not kept for the page:', error));
+      for (const client of await worker.clients.matchAll({ type: 'window' })) client.postMessage({ type: MESSAGE_TYPE, id });
+    }
+    return;
+  }
   console.error('push subscription not registered again:', result.step, result.status, result.message);
   const display = failureDisplay(result);
   await worker.registration.showNotification(display.title, display.options);

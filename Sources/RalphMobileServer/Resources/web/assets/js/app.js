@@ -12,7 +12,7 @@ import { applyTheme } from './theme.js';
 import { h, render, showError, toast } from './ui.js';
 import { applyPendingFrame } from './state/approvals.js';
 import { startPresence } from './notify/presence.js';
-import { storedDeviceId } from './notify/subscription.js';
+import { storedDeviceId, followWorkerDeviceId } from './notify/subscription.js';
 
 /** @type {Record<string, number>} */
 const ROLES = { viewer: 1, operator: 2, admin: 3 };
@@ -201,6 +201,7 @@ async function enter() {
   document.body.dataset.role = app.role;
   globalEvents.start();
   if (!presence) {
+    await followWorkerDeviceId().catch((error) => console.error('the service worker\'s device id was not read:', error));
     presence = startPresence({ deviceId: storedDeviceId, onProblem: (message) => toast(message, 'error', 8000) });
   }
   await route();

@@ -5,6 +5,7 @@
 
 import { api, seg } from '../api.js';
 import { subscribeProblem, unsupportedReason, deviceName } from '../words/notifications.js';
+import { takeDeviceId, handedOffId } from './handoff.js';
 
 const DEVICE_KEY = 'ralph.notify.device';
 export const WORKER_URL = '/sw.js';
@@ -18,6 +19,19 @@ export function storedDeviceId() {
 function storeDeviceId(id) {
   if (id) localStorage.setItem(DEVICE_KEY, id);
   else localStorage.removeItem(DEVICE_KEY);
+}
+
+/// Takes the device id the service worker registered as after a subscription change (notify/handoff.js): the one it
+/// left while no page was open, then each one it posts while this page is open.
+export async function followWorkerDeviceId() {
+  if (!('serviceWorker' in navigator)) return;
+  navigator.serviceWorker.addEventListener('message', (event) => {
+    const id = handedOffId(event.data);
+    if (id) storeDeviceId(id);
+  });
+  if (!('caches' in window)) return;
+  const id = await takeDeviceId(window.caches);
+  if (id) storeDeviceId(id);
 }
 
 /// Null when this browser can subscribe, else why not.

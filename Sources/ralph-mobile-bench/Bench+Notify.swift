@@ -15,8 +15,9 @@ import Glibc
 /// the difference: everything from the append to the push request at the receiver (tailing, the outbox's
 /// transactions, routing, composing, signing, the HTTP request).
 ///
-/// The server runs with `--notify-fold 0`, so questions close together are sent one by one instead of being folded
-/// into one "questions waiting" message. Each new question also withdraws the previous one (`withdraw: true`, same
+/// The server runs with `--notify-fold 0`, so questions a pace apart are sent one by one instead of being held for the
+/// fold window and folded into one "questions waiting" message (the dispatcher still folds what is due in one pass,
+/// which happens only when it falls behind). Each new question also withdraws the previous one (`withdraw: true`, same
 /// tag); withdrawals are not counted. A question that never arrives as its own message is lost, and a lost question
 /// fails the figure: an average over what happened to arrive would hide exactly the failure this figure is for.
 extension Bench {
@@ -76,7 +77,9 @@ extension Bench {
             let folded = all.filter { $0.message.count != nil }.count
             throw notifyFailure(
                 "\(lost.count) of \(count) questions never reached the webhook as their own message (seq \(lost.prefix(10).map(String.init).joined(separator: ", "))\(lost.count > 10 ? ", …" : ""))"
-                    + (folded > 0 ? "; \(folded) folded messages arrived, so the server folded a burst (is --notify-fold 0 in effect?)" : ""),
+                    + (folded > 0 ? "; \(folded) folded messages (\"N questions waiting\") arrived: several questions were due at once" : "")
+                    + " — a question replaced before the server read it is never announced, and questions due in one dispatcher pass are"
+                    + " folded even with --notify-fold 0: if the server fell behind, pace them further apart (--notify-interval-ms)",
                 receiver: receiver, port: port)
         }
         if let failure = receiver.failures.first { throw notifyFailure("the receiver refused a request: \(failure)", receiver: receiver, port: port) }

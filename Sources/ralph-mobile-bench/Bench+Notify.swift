@@ -18,8 +18,9 @@ import Glibc
 /// The server runs with `--notify-fold 0`, so questions a pace apart are sent one by one instead of being held for the
 /// fold window and folded into one "questions waiting" message (the dispatcher still folds what is due in one pass,
 /// which happens only when it falls behind). Each new question also withdraws the previous one (`withdraw: true`, same
-/// tag); withdrawals are not counted. A question that never arrives as its own message is lost, and a lost question
-/// fails the figure: an average over what happened to arrive would hide exactly the failure this figure is for.
+/// tag); withdrawals are not counted. A question told only inside a burst message counts from that message's arrival
+/// (and how many did is a figure of its own). A question never told at all is lost, and a lost question fails the
+/// figure: an average over what happened to arrive would hide exactly the failure this figure is for.
 extension Bench {
     /// Registers `receiver` as a webhook device told about questions only (no key: the bench server runs open).
     func registerWebhook(port: Int, receiver: WebhookReceiver) throws {
@@ -48,18 +49,25 @@ extension Bench {
         return stamp
     }
 
+    /// What one measurement found: each question's latency, and how many of them arrived folded with others.
+    struct NotifyFigure {
+        var latency: Latency
+        var folded: Int
+    }
+
     /// `notifyWarmup` questions one at a time (each waited for: the server's HTTP client connects, its statements are
     /// prepared), then `notifyEvents` questions `notifyIntervalMs` apart; the latency of each at the receiver.
-    mutating func notifyLatency(port: Int, fd: Int32, liveID: String, receiver: WebhookReceiver) async throws -> Latency {
+    mutating func notifyLatency(port: Int, fd: Int32, liveID: String, receiver: WebhookReceiver) async throws -> NotifyFigure {
         let phase = nextPhase()
         let warmup = options.notifyWarmup, count = options.notifyEvents
+        let start = monotonicNanos()
         for seq in 0..<warmup {
             _ = try ask(fd: fd, phase: phase, seq: seq)
-            let text = Self.questionText(phase: phase, seq: seq)
-            let arrived = await waitUntil(timeout: 10, poll: 0.005) { receiver.arrivals.contains { $0.message.body == text } }
+            let text = [Self.questionText(phase: phase, seq: seq): seq]
+            let arrived = await waitUntil(timeout: 10, poll: 0.005) { !Self.firstArrivals(receiver.arrivals, texts: text, liveID: liveID).isEmpty }
             guard arrived else { throw notifyFailure("warm-up question \(seq) did not reach the webhook within 10 s", receiver: receiver, port: port) }
         }
-        let measured = warmup..<(warmup + count)
+        let measured = Array(warmup..<(warmup + count))
         var stamps: [Int: Int64] = [:]
         let interval = Int64(options.notifyIntervalMs * 1e6)
         var next = monotonicNanos()
@@ -69,28 +77,37 @@ extension Bench {
             sleepUntil(next)
         }
         let texts = Dictionary(uniqueKeysWithValues: measured.map { (Self.questionText(phase: phase, seq: $0), $0) })
-        _ = await waitUntil(timeout: 30, poll: 0.05) { Self.firstArrivals(receiver.arrivals, texts: texts, liveID: liveID).count >= count }
+        func accounted(_ all: [WebhookReceiver.Arrival]) -> Int {
+            Self.firstArrivals(all, texts: texts, liveID: liveID).count + Self.folds(all, liveID: liveID, after: start).reduce(0) { $0 + ($1.message.count ?? 0) }
+        }
+        _ = await waitUntil(timeout: 30, poll: 0.05) { accounted(receiver.arrivals) >= count }
         let all = receiver.arrivals
-        let arrivals = Self.firstArrivals(all, texts: texts, liveID: liveID)
-        let lost = measured.filter { arrivals[$0] == nil }
-        guard lost.isEmpty else {
-            let folded = all.filter { $0.message.count != nil }.count
+        if let failure = receiver.failures.first { throw notifyFailure("the receiver refused a request: \(failure)", receiver: receiver, port: port) }
+        var arrivals = Self.firstArrivals(all, texts: texts, liveID: liveID)
+        // A burst message ("2 questions waiting") stands for the oldest questions not yet told, up to its count.
+        var missing = measured.filter { arrivals[$0] == nil }
+        var folded = 0
+        for fold in Self.folds(all, liveID: liveID, after: start) {
+            for _ in 0..<(fold.message.count ?? 0) {
+                guard let seq = missing.first, stamps[seq]! < fold.at else { break }
+                arrivals[seq] = fold
+                missing.removeFirst()
+                folded += 1
+            }
+        }
+        guard missing.isEmpty else {
             throw notifyFailure(
-                "\(lost.count) of \(count) questions never reached the webhook as their own message (seq \(lost.prefix(10).map(String.init).joined(separator: ", "))\(lost.count > 10 ? ", …" : ""))"
-                    + (folded > 0 ? "; \(folded) folded messages (\"N questions waiting\") arrived: several questions were due at once" : "")
-                    + " — a question replaced before the server read it is never announced, and questions due in one dispatcher pass are"
-                    + " folded even with --notify-fold 0: if the server fell behind, pace them further apart (--notify-interval-ms)",
+                "\(missing.count) of \(count) questions never reached the webhook, alone or folded (seq \(missing.prefix(10).map(String.init).joined(separator: ", "))\(missing.count > 10 ? ", …" : ""))"
+                    + " — a question replaced by the next one before the server read it is never announced",
                 receiver: receiver, port: port)
         }
-        if let failure = receiver.failures.first { throw notifyFailure("the receiver refused a request: \(failure)", receiver: receiver, port: port) }
-        let latencies = measured.map { arrivals[$0]!.at - stamps[$0]! }
+        let latency = Latency(measured.map { arrivals[$0]!.at - stamps[$0]! })
         let repeats = all.count - Set(all.map(\.message.id)).count
         let withdrawals = all.filter { $0.message.withdraw == true }.count
-        let latency = Latency(latencies)
         note(
             "notify: \(count) questions \(fmt(options.notifyIntervalMs)) ms apart → webhook: p50 \(fmt(latency.p50)) p99 \(fmt(latency.p99)) max \(fmt(latency.max)) ms"
-                + " (\(withdrawals) withdrawals so far, \(repeats) repeated deliveries)")
-        return latency
+                + "; \(folded) arrived folded with another (the dispatcher fell behind); \(withdrawals) withdrawals so far, \(repeats) repeated deliveries")
+        return NotifyFigure(latency: latency, folded: folded)
     }
 
     /// Each measured question's first arrival as a question of the live run (a retry of the same message counts once).
@@ -98,12 +115,23 @@ extension Bench {
         var found: [Int: WebhookReceiver.Arrival] = [:]
         for arrival in all {
             let message = arrival.message
-            guard message.kind == .question, message.withdraw != true, message.subjectId == liveID, message.tag.hasPrefix("question-\(liveID)-"),
-                let seq = texts[message.body], found[seq] == nil
+            guard message.kind == .question, message.withdraw != true, message.count == nil, message.subjectId == liveID,
+                message.tag.hasPrefix("question-\(liveID)-"), let seq = texts[message.body], found[seq] == nil
             else { continue }
             found[seq] = arrival
         }
         return found
+    }
+
+    /// The burst messages about the live run's questions since `after`, in arrival order, each once: questions due in
+    /// one dispatcher pass are sent as one message counting them, even with `--notify-fold 0`, when it falls behind.
+    static func folds(_ all: [WebhookReceiver.Arrival], liveID: String, after: Int64) -> [WebhookReceiver.Arrival] {
+        var seen: Set<String> = []
+        return all.filter { arrival in
+            let message = arrival.message
+            return arrival.at >= after && message.kind == .question && message.count != nil && message.subjectId == liveID
+                && seen.insert(message.id).inserted
+        }
     }
 
     /// The error for a failed figure, with what the receiver got and the outcomes in the server's delivery log.

@@ -135,6 +135,8 @@ struct Bench {
             arguments: [
                 "--port", "0", "--workspace", workspaces.live, "--workspace", workspaces.resume, "--data-dir", root + "/" + name,
                 "--claude-command", fakeClaude,
+                // Figure 8 times each question on its own: no folding of a burst into one message.
+                "--notify-fold", "0",
             ],
             directory: root
         )
@@ -163,7 +165,24 @@ struct Bench {
         let ours = Target.ours(port: port, path: "/api/sessions/\(liveID)/events?history=0", fd: liveFD)
         let theirs = Target.nchan(port: nchan.port, path: "/sub", publisher: publisher)
         let conversation = try createConversation(port: port, cwd: workspaces.live)
+        let receiver = try await WebhookReceiver.start(group: group)
+        do {
+            try registerWebhook(port: port, receiver: receiver)
+            try await measureRuns(
+                group: group, workspaces: workspaces, ours: ours, theirs: theirs, conversation: conversation, liveFD: liveFD, liveID: liveID,
+                receiver: receiver, port: port, resumeID: resumeID, resumePhase: resumePhase)
+        } catch {
+            do { try await receiver.stop() } catch let closing { note("webhook receiver: \(closing)") }
+            throw error
+        }
+        try await receiver.stop()
+    }
 
+    /// Every figure of the server, `options.runs` times.
+    mutating func measureRuns(
+        group: MultiThreadedEventLoopGroup, workspaces: Workspaces, ours: Target, theirs: Target, conversation: String, liveFD: Int32,
+        liveID: String, receiver: WebhookReceiver, port: Int, resumeID: String, resumePhase: Int
+    ) async throws {
         for run in 1...options.runs {
             note("run \(run)/\(options.runs)")
             let (idle, perConnection) = try await idleMemory(workspaces, run: run, group: group)
@@ -192,6 +211,13 @@ struct Bench {
             results.add("7. chat: CLI double line → chunk p50", chat.p50, unit: "ms", target: nil, higherIsBetter: false)
             results.add("7. chat: CLI double line → chunk p99", chat.p99, unit: "ms", target: 5, higherIsBetter: false)
             results.add("7. chat: CLI double line → chunk max", chat.max, unit: "ms", target: nil, higherIsBetter: false)
+            let notify = try await notifyLatency(port: port, fd: liveFD, liveID: liveID, receiver: receiver)
+            results.add("8. notify: question event → webhook push p50", notify.latency.p50, unit: "ms", target: nil, higherIsBetter: false)
+            results.add("8. notify: question event → webhook push p99", notify.latency.p99, unit: "ms", target: 50, higherIsBetter: false)
+            results.add("8. notify: question event → webhook push max", notify.latency.max, unit: "ms", target: nil, higherIsBetter: false)
+            results.add(
+                "8. notify: questions told only in a burst message (of \(options.notifyEvents))", Double(notify.folded), unit: "questions", target: nil,
+                higherIsBetter: false)
         }
     }
 }

@@ -56,7 +56,7 @@ final class NotificationDispatcher: Sendable {
         let due = try await store.due(now: now.timeIntervalSince1970)
         guard !due.isEmpty else { return }
         await withTaskGroup(of: Void.self) { group in
-            for batch in Self.batches(due) {
+            for batch in Self.batches(due, fold: dependencies.configuration.foldWindow > 0) {
                 group.addTask { await self.deliver(batch, now: Date()) }
             }
         }
@@ -87,12 +87,14 @@ final class NotificationDispatcher: Sendable {
     }
 
     /// Due deliveries grouped into what is sent as one message: per device, each withdrawal alone, the rest by kind.
-    static func batches(_ due: [DueDelivery]) -> [[DueDelivery]] {
+    /// Without folding (`--notify-fold 0`) every delivery is a message of its own, even when several fell due in
+    /// one pass (the dispatcher was behind): each keeps its own text and buttons.
+    static func batches(_ due: [DueDelivery], fold: Bool = true) -> [[DueDelivery]] {
         var order: [String] = []
         var groups: [String: [DueDelivery]] = [:]
         for delivery in due {
             let event = delivery.event.event
-            let key = event.withdraw ? "\(delivery.device.id)|w|\(delivery.deliveryID)" : "\(delivery.device.id)|\(event.kind.rawValue)"
+            let key = event.withdraw || !fold ? "\(delivery.device.id)|one|\(delivery.deliveryID)" : "\(delivery.device.id)|\(event.kind.rawValue)"
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(delivery)
         }

@@ -328,6 +328,12 @@ struct RecordedEvent: Sendable, Hashable {
     var event: NotificationEvent
     var createdAt: Double
 
+    init(id: Int64, event: NotificationEvent, createdAt: Double) {
+        self.id = id
+        self.event = event
+        self.createdAt = createdAt
+    }
+
     init(row: Row) throws {
         id = row["id"]
         let contentJSON: String = row["content"]

@@ -53,7 +53,9 @@ struct KeyPolicyTests {
             if !exited { _ = try await server.terminate() }
             #expect(exited, "\(arguments) \(environment) must not start")
             #expect(!exited || server.process.terminationStatus != 0)
-            #expect(server.log.value.contains("refusing the API key"), "\(server.log.value)")
+            // The exit can be seen before the pipe's last bytes were read: wait for them.
+            let said = (try? await eventually(5, "the reason in the log") { server.log.value.contains("refusing the API key") }) != nil
+            #expect(said, "\(server.log.value)")
         }
     }
 }

@@ -8,11 +8,15 @@ public struct WorkspaceConfig: Sendable, Equatable {
     public var robotTimeoutSeconds: Int?
     /// The file it came from.
     public var path: String?
+    /// `RObot.enabled` with `RObot.mode: web` (ralph ≥ 2.10): questions are answered through `.ralph/api/`, and a
+    /// `human.response` line in the events file would never reach ralph.
+    public var robotWebMode = false
 
-    public init(maxIterations: Int? = nil, robotTimeoutSeconds: Int? = nil, path: String? = nil) {
+    public init(maxIterations: Int? = nil, robotTimeoutSeconds: Int? = nil, path: String? = nil, robotWebMode: Bool = false) {
         self.maxIterations = maxIterations
         self.robotTimeoutSeconds = robotTimeoutSeconds
         self.path = path
+        self.robotWebMode = robotWebMode
     }
 
     /// Parses YAML text; nil if it is not a YAML mapping.
@@ -25,6 +29,7 @@ public struct WorkspaceConfig: Sendable, Equatable {
         if config.maxIterations == nil { config.maxIterations = root["max_iterations"] as? Int }
         if let robot = (root["RObot"] ?? root["robot"]) as? [String: Any] {
             config.robotTimeoutSeconds = robot["timeout_seconds"] as? Int
+            config.robotWebMode = robot["enabled"] as? Bool == true && robot["mode"] as? String == "web"
         }
         return config
     }

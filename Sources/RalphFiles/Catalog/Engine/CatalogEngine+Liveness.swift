@@ -50,7 +50,7 @@ extension CatalogEngine {
                     return s.runs[id]
                 }
                 if let changed, before.isLive != changed.isLive || before.liveness.pid != changed.liveness.pid
-                    || before.isCurrent != changed.isCurrent || before.config != changed.config
+                    || before.isCurrent != changed.isCurrent || before.config != changed.config || before.liveness.robot != changed.liveness.robot
                 {
                     catalog.announce(.updated(changed))
                 }

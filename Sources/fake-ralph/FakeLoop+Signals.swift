@@ -31,6 +31,7 @@ extension FakeLoop {
         try acknowledgeGuidance()
         scanGuidance()
         try writeWaveIfDue(iteration: iteration + 1)
+        try writeKeyedTaskIfDue(iteration: iteration + 1)
         try checkinIfDue()
     }
 

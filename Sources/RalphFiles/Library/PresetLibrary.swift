@@ -8,7 +8,7 @@ import RalphAPI
 /// holds it): directories are listed through their descriptors and files read through the descriptor that was opened,
 /// so a link out of the root, or a directory swapped for one while a request runs, never yields an outside byte.
 public enum PresetLibrary {
-    /// `presets/*.yml|yaml` (not recursive), sorted by name. Files (or links) that lead outside the root are left out,
+    /// `presets/*.yml|yaml|toml` (not recursive; ralph ≥ 2.9.3 resolves `-H <name>` to YAML or TOML), sorted by name. Files (or links) that lead outside the root are left out,
     /// so their content never shows, not even a description line.
     public static func presets(in workspace: String, roots: WorkspaceRoots) -> [PresetItem] {
         guard let root = roots.directory(containing: workspace) else { return [] }
@@ -36,7 +36,8 @@ public enum PresetLibrary {
         if let config = workspaceConfig(in: workspace, roots: roots) { files.append((config as NSString).lastPathComponent) }
         var byName: [String: HatItem] = [:]
         var order: [String] = []
-        for file in files {
+        // TOML presets are listed and served as text; their hats are not read (no TOML parser here).
+        for file in files where !file.hasSuffix(".toml") {
             guard let text = (try? root.readFile(workspace + "/" + file, limit: 4 << 20))?.text,
                 let mapping = RalphYAML.mapping(text), let hats = mapping["hats"] as? [String: Any]
             else { continue }
@@ -116,8 +117,8 @@ public enum PresetLibrary {
     public static func configFile(_ path: String, workspace: String, roots: WorkspaceRoots) -> Result<ServedFile, WorkspaceRoots.PathError> {
         servedFile(path, workspace: workspace, roots: roots) { relative in
             let isYAML = relative.hasSuffix(".yml") || relative.hasSuffix(".yaml")
-            return isYAML && (relative.hasPrefix("presets/") || RalphLayout.configNames.contains(relative))
-        } expected: { "a preset or config YAML file (presets/*.yml or ralph.yml)" }
+            return (isYAML || relative.hasSuffix(".toml")) && relative.hasPrefix("presets/") || isYAML && RalphLayout.configNames.contains(relative)
+        } expected: { "a preset or config file (presets/*.yml, presets/*.toml or ralph.yml)" }
     }
 
     /// A prompt the `/api/prompts/{path}` route may serve: markdown under `prompts/`.
@@ -157,11 +158,11 @@ public enum PresetLibrary {
 
     // MARK: - Helpers
 
-    /// Names of `*.yml|yaml` entries of `dir` that are regular files reached inside the root (links that stay inside
-    /// are followed).
+    /// Names of `*.yml|yaml|toml` entries of `dir` that are regular files reached inside the root (links that stay
+    /// inside are followed). A TOML preset's description is its leading `#` comment, as for YAML.
     static func yamlFiles(in dir: String, root: RootDirectory) -> [String] {
         ((try? root.list(dir)) ?? []).map(\.name).filter { name in
-            guard name.hasSuffix(".yml") || name.hasSuffix(".yaml"), !name.hasPrefix(".") else { return false }
+            guard name.hasSuffix(".yml") || name.hasSuffix(".yaml") || name.hasSuffix(".toml"), !name.hasPrefix(".") else { return false }
             return (try? root.status(dir + "/" + name))?.isRegularFile == true
         }
     }

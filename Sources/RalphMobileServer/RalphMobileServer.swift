@@ -89,6 +89,7 @@ public struct RalphMobileServer: Sendable {
         catalogConfiguration.rescanInterval = configuration.rescanInterval
         catalogConfiguration.livenessInterval = configuration.livenessInterval
         catalogConfiguration.useInotify = configuration.useInotify
+        catalogConfiguration.userConfigFile = configuration.userConfigFile
         catalogConfiguration.indexDirectory = configuration.dataDirectory + "/run-index"
         var catalogLogger = logger
         catalogLogger[metadataKey: "area"] = "catalog"

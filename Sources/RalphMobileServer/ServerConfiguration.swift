@@ -38,6 +38,9 @@ public struct ServerConfiguration: Sendable {
     public var useInotify = true
     /// The ralph executable `POST /api/sessions` runs (a path, or a name on PATH).
     public var ralphCommand = "ralph"
+    /// ralph's user-scoped default config (`$HOME/.ralph/config.yml`, ralph ≥ 2.8), merged under each workspace's
+    /// `ralph.yml` where the server reads config values (max iterations, RObot). nil: none.
+    public var userConfigFile: String? = WorkspaceConfig.userDefaultsFile()
     /// Seconds between SIGTERM and SIGKILL when stopping a run.
     public var stopGrace: Double = 10
     /// Seconds `POST /api/sessions` waits for ralph's events file before answering with a pending id.

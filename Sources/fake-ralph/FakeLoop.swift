@@ -26,6 +26,8 @@ final class FakeLoop {
     var offset = 0
     let maxIterations: Int
     let pace: Double
+    /// Guidance acks, waves, RObot web mode (FakeLoop+Signals / +RobotWeb).
+    var signals = SignalState()
 
     init(options: Options, behaviour: Behaviour, prompt: String, cwd: String) throws {
         self.options = options
@@ -76,6 +78,7 @@ final class FakeLoop {
     /// Appends an orchestrator record (every line the loop writes goes through here).
     func record(_ topic: String, _ payload: String, iteration: Int, hat: String, triggered: String? = nil) throws {
         try writer.record(topic: topic, payload: payload, iteration: iteration, hat: hat, triggered: triggered)
+        try afterRecord(topic, payload, iteration: iteration, hat: hat)
     }
 
     /// New `human.*` lines since the last look.
@@ -106,7 +109,8 @@ final class FakeLoop {
 
     /// Checked before each iteration: a reason to end now, or nil to go on.
     func atBoundary() throws -> Ending? {
-        nil
+        try signalsAtBoundary()
+        return nil
     }
 
     /// The iterations, then LOOP_COMPLETE; returns how the loop ended.
@@ -136,13 +140,14 @@ final class FakeLoop {
                 let deadline = Date().addingTimeInterval(behaviour.robotTimeout)
                 while answer == nil, Date() < deadline {
                     guard sleepChecking(0.05) else { return Self.interrupted }
-                    answer = readHumans().last { $0.topic == "human.response" }?.payloadText
+                    answer = robotWebMode ? try webAnswer() : readHumans().last { $0.topic == "human.response" }?.payloadText
                 }
                 continue
             }
             try record("\(hat).done", payload, iteration: n, hat: hat, triggered: next)
         }
         guard sleepChecking(pace / 2) else { return Self.interrupted }
+        try settleGuidanceBeforeCompletion()
         try record("LOOP_COMPLETE", "done", iteration: iteration, hat: hats[0])
         return Ending(reason: "completed", status: "All tasks completed successfully.", exitCode: 0)
     }

@@ -124,6 +124,12 @@ class RunsWalk:
         wait(d, lambda _: any(text(t) == "human.guidance" for t in css(d, test_id("event") + " .topic")), message="guidance streams back")
         guidance = [l for l in self.ralph.lines() if l.get("topic") == "human.guidance"]
         self.assertEqual([g["payload"] for g in guidance], ["Use the fast path"])
+        # ralph 2.10 acknowledges guidance in its next iteration: the Guidance card turns it from pending to
+        # acknowledged, with ralph's words.
+        row = test_id("guidance") + '[data-state="acknowledged"]'
+        wait(d, lambda _: css(d, row), timeout=15, message="the guidance shows acknowledged")
+        self.assertIn("Use the fast path", text(css(d, row)[0]))
+        self.assertIn("ralph: Will follow: Use the fast path", text(css(d, row + " " + test_id("guidance-ack"))[0]))
 
     def test_05_pause_and_resume(self):
         d = self.driver

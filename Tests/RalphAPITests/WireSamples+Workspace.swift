@@ -6,7 +6,7 @@ import RalphAPI
 extension WireSamples {
     static let task = TaskItem(
         id: "task-1", title: "Write the docs", description: "README section", status: "open", priority: 2,
-        blockedBy: ["task-0"], loopId: "loop-1", createdAt: ts, updatedAt: later
+        blockedBy: ["task-0"], loopId: "loop-1", createdAt: ts, updatedAt: later, key: "write-docs", startedAt: ts
     )
     static let loop = LoopInfo(
         id: "loop-1", status: "running", prompt: "Add a flag", pid: 4243, startedAt: ts, worktreePath: "/work/proj/.worktrees/loop-1",

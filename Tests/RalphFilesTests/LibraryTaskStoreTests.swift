@@ -22,7 +22,8 @@ struct LibraryTaskStoreTests {
         ))
         #expect(tasks[1] == TaskItem(
             id: "task-1769046800-0001", title: "Open one", description: "Line one\nline \"two\" ✓", status: "open", priority: 1,
-            blockedBy: ["task-1769046733-f668"], loopId: "primary-20260205-083922", createdAt: "2026-01-22T01:53:20.000001+00:00", updatedAt: nil
+            blockedBy: ["task-1769046733-f668"], loopId: "primary-20260205-083922", createdAt: "2026-01-22T01:53:20.000001+00:00", updatedAt: nil,
+            key: "k-1"
         ))
         #expect(tasks[2].updatedAt == nil)
         #expect(tasks[3].blockedBy == ["task-1769046900-00ff", "task-1769046733-f668"])

@@ -17,10 +17,13 @@ public struct PendingQuestion: Codable, Hashable, Sendable {
     public var hat: String?
     /// Event id of the question.
     public var eventId: Int
+    /// How ralph waits for the answer: `events` (a `human.response` line in the events file, Telegram mode and older
+    /// ralphs) or `web` (RObot web mode: `.ralph/api/robot-response.json`). Absent from older servers: `events`.
+    public var source: String?
 
     public init(
         id: String, questionText: String, sessionId: String, askedAt: String, timeoutAt: String, timeoutEstimated: Bool, iteration: Int,
-        hat: String?, eventId: Int
+        hat: String?, eventId: Int, source: String? = nil
     ) {
         self.id = id
         self.questionText = questionText
@@ -31,10 +34,11 @@ public struct PendingQuestion: Codable, Hashable, Sendable {
         self.iteration = iteration
         self.hat = hat
         self.eventId = eventId
+        self.source = source
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, iteration, hat
+        case id, iteration, hat, source
         case questionText = "question_text"
         case sessionId = "session_id"
         case askedAt = "asked_at"

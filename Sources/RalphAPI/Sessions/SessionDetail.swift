@@ -19,11 +19,18 @@ public struct SessionDetail: Codable, Hashable, Sendable {
     public var lineCount: Int
     /// Lines that are not events (invalid JSON, no topic, too long); blank lines are not counted.
     public var malformedLines: Int
+    /// `human.guidance` lines and their acknowledgements (ralph ≥ 2.10), oldest first (the latest 50).
+    public var guidance: [GuidanceItem]
+    /// Agent waves (ralph ≥ 2.9), oldest first (the latest 20).
+    public var waves: [WaveGroup]
+    /// ralph's latest RObot web-mode check-in, while the run is live.
+    public var checkin: RobotCheckin?
 
     public init(
         session: Session, stopReason: StopReason?, hatFlow: [HatTransition], hatTransitions: Int, hatUsage: [HatUsage],
         iterationStats: IterationStats, backpressure: Backpressure?, tokens: TokenMetrics?, recentToolCalls: [JSONValue],
-        recentEvents: [JSONValue], pendingQuestion: PendingQuestion?, lineCount: Int, malformedLines: Int
+        recentEvents: [JSONValue], pendingQuestion: PendingQuestion?, lineCount: Int, malformedLines: Int, guidance: [GuidanceItem] = [],
+        waves: [WaveGroup] = [], checkin: RobotCheckin? = nil
     ) {
         self.session = session
         self.stopReason = stopReason
@@ -38,6 +45,9 @@ public struct SessionDetail: Codable, Hashable, Sendable {
         self.pendingQuestion = pendingQuestion
         self.lineCount = lineCount
         self.malformedLines = malformedLines
+        self.guidance = guidance
+        self.waves = waves
+        self.checkin = checkin
     }
 
     enum CodingKeys: String, CodingKey {
@@ -52,6 +62,7 @@ public struct SessionDetail: Codable, Hashable, Sendable {
         case pendingQuestion = "pending_question"
         case lineCount = "line_count"
         case malformedLines = "malformed_lines"
+        case guidance, waves, checkin
     }
 
     // The detail is the session object with more fields: flatten `session` into the top level.
@@ -70,6 +81,10 @@ public struct SessionDetail: Codable, Hashable, Sendable {
         pendingQuestion = try c.decodeIfPresent(PendingQuestion.self, forKey: .pendingQuestion)
         lineCount = try c.decode(Int.self, forKey: .lineCount)
         malformedLines = try c.decode(Int.self, forKey: .malformedLines)
+        // Absent from servers before ralph 2.10 support.
+        guidance = try c.decodeIfPresent([GuidanceItem].self, forKey: .guidance) ?? []
+        waves = try c.decodeIfPresent([WaveGroup].self, forKey: .waves) ?? []
+        checkin = try c.decodeIfPresent(RobotCheckin.self, forKey: .checkin)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -87,5 +102,8 @@ public struct SessionDetail: Codable, Hashable, Sendable {
         try c.encode(pendingQuestion, forKey: .pendingQuestion)
         try c.encode(lineCount, forKey: .lineCount)
         try c.encode(malformedLines, forKey: .malformedLines)
+        try c.encode(guidance, forKey: .guidance)
+        try c.encode(waves, forKey: .waves)
+        try c.encode(checkin, forKey: .checkin)
     }
 }

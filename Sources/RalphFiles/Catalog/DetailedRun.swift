@@ -40,7 +40,8 @@ public struct DetailedRun: Sendable {
             backpressure: details.backpressure, tokens: details.tokens,
             recentToolCalls: details.recentToolCalls.map(WorkflowPayload.object),
             recentEvents: details.recentEvents.map(WorkflowPayload.object),
-            pendingQuestion: snapshot.pendingQuestion(now: now), lineCount: summary.lineCount, malformedLines: summary.malformedCount
+            pendingQuestion: snapshot.pendingQuestion(now: now), lineCount: summary.lineCount, malformedLines: summary.malformedCount,
+            guidance: details.guidance, waves: details.waves, checkin: snapshot.robotCheckin
         )
     }
 }

@@ -38,6 +38,9 @@ public final class RunCatalog: Sendable {
         public var indexInterval: Double = 30
         /// With an index: finished runs keep only their summary in memory; details are read back when asked for.
         public var dropFinishedDetails = true
+        /// ralph's user-scoped default config (`$HOME/.ralph/config.yml`), merged under each workspace's `ralph.yml`
+        /// (nil: none).
+        public var userConfigFile: String?
 
         public init(roots: [String]) {
             self.roots = roots

@@ -106,6 +106,10 @@ public struct RunSnapshot: Sendable {
     /// The question ralph is waiting on, in the original `PendingQuestion` shape: only while the run is live and its
     /// timeout has not passed.
     public func pendingQuestion(now: Date = Date()) -> PendingQuestion? {
+        if liveness.robot.question != nil, let web = webPendingQuestion(now: now) { return web }
+        // In web mode ralph reads answers only from robot-response.json: until its question file is there, there is
+        // nothing to answer.
+        if config?.robotWebMode == true { return nil }
         guard isLive, let event = summary.pendingQuestion else { return nil }
         let asked = event.date ?? startDate ?? now
         let configured = config?.robotTimeoutSeconds.map(Double.init)

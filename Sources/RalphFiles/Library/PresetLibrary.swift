@@ -8,19 +8,24 @@ import RalphAPI
 /// holds it): directories are listed through their descriptors and files read through the descriptor that was opened,
 /// so a link out of the root, or a directory swapped for one while a request runs, never yields an outside byte.
 public enum PresetLibrary {
-    /// `presets/*.yml|yaml` (not recursive), sorted by name. Files (or links) that lead outside the root are left out,
+    /// `presets/*.yml|yaml` (not recursive) and TOML preset directories (`presets/<name>/` with `autoloops.toml` and
+    /// `topology.toml`, ralph ≥ 2.9.3; see `PresetLibrary+TOML.swift`), sorted by name. Files (or links) that lead outside the root are left out,
     /// so their content never shows, not even a description line.
     public static func presets(in workspace: String, roots: WorkspaceRoots) -> [PresetItem] {
         guard let root = roots.directory(containing: workspace) else { return [] }
         let directory = RalphLayout(workspace: workspace).presets
-        return yamlFiles(in: directory, root: root).map { file in
+        let yaml = yamlFiles(in: directory, root: root).map { file in
             PresetItem(name: stem(file), path: "presets/" + file, description: description(ofFile: directory + "/" + file, root: root))
-        }.sorted { ($0.name, $0.path) < ($1.name, $1.path) }
+        }
+        return (yaml + tomlPresets(in: directory, root: root)).sorted { ($0.name, $0.path) < ($1.name, $1.path) }
     }
 
     /// The presets, plus the workspace's own `ralph.yml`/`ralph.yaml` (ralph's default config).
     public static func configs(in workspace: String, roots: WorkspaceRoots) -> [ConfigItem] {
-        var items = presets(in: workspace, roots: roots).map { ConfigItem(path: $0.path, name: $0.name, description: $0.description) }
+        // A TOML preset is started with `-H <name>`, not `-c <file>`: it is no config to start a run with.
+        var items = presets(in: workspace, roots: roots).filter { !$0.path.hasSuffix(".toml") }.map {
+            ConfigItem(path: $0.path, name: $0.name, description: $0.description)
+        }
         if let file = workspaceConfig(in: workspace, roots: roots), let root = roots.directory(containing: workspace) {
             let name = (file as NSString).lastPathComponent
             items.append(ConfigItem(path: name, name: stem(name), description: description(ofFile: file, root: root)))
@@ -36,7 +41,9 @@ public enum PresetLibrary {
         if let config = workspaceConfig(in: workspace, roots: roots) { files.append((config as NSString).lastPathComponent) }
         var byName: [String: HatItem] = [:]
         var order: [String] = []
-        for file in files {
+        // TOML preset directories are listed and served as text; their roles are not read as hats (see
+        // PresetLibrary+TOML.swift).
+        for file in files where !file.hasSuffix(".toml") {
             guard let text = (try? root.readFile(workspace + "/" + file, limit: 4 << 20))?.text,
                 let mapping = RalphYAML.mapping(text), let hats = mapping["hats"] as? [String: Any]
             else { continue }
@@ -116,8 +123,8 @@ public enum PresetLibrary {
     public static func configFile(_ path: String, workspace: String, roots: WorkspaceRoots) -> Result<ServedFile, WorkspaceRoots.PathError> {
         servedFile(path, workspace: workspace, roots: roots) { relative in
             let isYAML = relative.hasSuffix(".yml") || relative.hasSuffix(".yaml")
-            return isYAML && (relative.hasPrefix("presets/") || RalphLayout.configNames.contains(relative))
-        } expected: { "a preset or config YAML file (presets/*.yml or ralph.yml)" }
+            return isYAML && (relative.hasPrefix("presets/") || RalphLayout.configNames.contains(relative)) || isTOMLPresetFile(relative)
+        } expected: { "a preset or config file (presets/*.yml, presets/<name>/autoloops.toml or topology.toml, or ralph.yml)" }
     }
 
     /// A prompt the `/api/prompts/{path}` route may serve: markdown under `prompts/`.

@@ -184,7 +184,8 @@ public struct TaskStore: Sendable {
         if case .array(let list)? = o["blocked_by"] { blocked = list.compactMap(\.stringValue) } else { blocked = [] }
         return TaskItem(
             id: id, title: title, description: o["description"]?.stringValue, status: status, priority: o["priority"]?.intValue ?? 3,
-            blockedBy: blocked, loopId: o["loop_id"]?.stringValue, createdAt: o["created"]?.stringValue ?? "", updatedAt: o["closed"]?.stringValue
+            blockedBy: blocked, loopId: o["loop_id"]?.stringValue, createdAt: o["created"]?.stringValue ?? "", updatedAt: o["closed"]?.stringValue,
+            key: o["key"]?.stringValue, startedAt: o["started"]?.stringValue
         )
     }
 

@@ -17,6 +17,9 @@ public struct WorkspaceLiveness: Sendable, Equatable {
     public var lockHolderPID: Int?
     /// Pid of a live worktree loop registered in the repository's `.ralph/loops.json` for this workspace.
     public var worktreeLoopPID: Int?
+    /// RObot web mode's question and check-in in `.ralph/api/` (read with the rest of the evidence, when `.ralph` or
+    /// `.ralph/api` changes).
+    public var robot = RobotWebFiles()
 
     public init() {}
 
@@ -106,6 +109,7 @@ public enum LivenessProbe {
             }
         }
         result.worktreeLoopPID = worktreeLoopPID(workspace: workspace)
+        if layout == .ralph { result.robot = RobotWebFiles.read(stateDirectory: stateDirectory) }
         return result
     }
 

@@ -30,6 +30,10 @@ public struct RunDetails: Sendable {
     public internal(set) var tokens: TokenMetrics?
     public internal(set) var recentToolCalls: [RalphEvent] = []
     public internal(set) var recentEvents: [RalphEvent] = []
+    /// `human.guidance` lines and their acks (see `RunState+Signals.swift`).
+    public internal(set) var guidance: [GuidanceItem] = []
+    /// Agent waves, by `wave_id` (see `RunState+Signals.swift`).
+    public internal(set) var waves: [WaveGroup] = []
     /// The latest `build.done`/`build.blocked` event, parsed only when ``backpressure`` is asked for, so folding a long
     /// run does not parse every build payload it passes.
     var backpressureEvent: RalphEvent?

@@ -4,7 +4,7 @@ import RalphAPI
 /// The binary form of a fold, for the catalog's on-disk index.
 extension RunState {
     /// Version of ``encode(into:)``'s layout; an index written with another one is not read.
-    static let encodingVersion = 1
+    static let encodingVersion = 2
 
     /// Writes the whole state, for the catalog's on-disk index.
     func encode(into w: inout BinaryWriter) {
@@ -80,6 +80,7 @@ extension RunState {
         w.write(summary.lastRecordDate)
         w.write(details.doneCount)
         w.write(details.blockedEvents)
+        encodeSignals(into: &w)
     }
 
     /// Reads what ``encode(into:)`` wrote.
@@ -154,6 +155,7 @@ extension RunState {
         summary.lastRecordDate = try r.readDate()
         details.doneCount = try r.readInt()
         details.blockedEvents = try r.readInt()
+        try decodeSignals(&r)
     }
 
     /// An event as its id and its line (re-decoded on load, exactly as the file had it).

@@ -91,6 +91,7 @@ public struct RunState: Sendable {
         }
         if let report = TokenUsage.report(in: event) { foldTokens(report, event: event, ts: ts, into: &details) }
         if event.fields["tool"] != nil { push(event, into: &details.recentToolCalls) }
+        foldSignals(event, into: &details)
         push(event, into: &details.recentEvents)
     }
 

@@ -175,6 +175,9 @@ public final class SessionDetailScreenModel: LiveFeed {
     /// 7. Recent events.
     public func recentEvents(timeZone: TimeZone = .current) -> RecentEventsSection { RecentEventsSection(detail: monitor.detail, timeZone: timeZone) }
 
+    /// 7b. Guidance and its acknowledgements, agent waves, the RObot check-in (ralph 2.9–2.10).
+    public func signals(timeZone: TimeZone = .current) -> SignalsSection { SignalsSection(detail: monitor.detail, timeZone: timeZone) }
+
     /// 8. The live event stream.
     public func eventStream(timeZone: TimeZone = .current) -> EventStreamSection {
         EventStreamSection(

@@ -15,7 +15,7 @@ struct RobotRoutes {
         routes.operator.post("/api/robot/guidance") { request, context in try await guide(request, context) }
     }
 
-    /// Pending `human.interact` questions of live runs, oldest first.
+    /// Pending questions of live runs (`human.interact` lines, and RObot web-mode questions), oldest first.
     func questions(_ context: AppRequestContext) async throws -> Response {
         await catalog.waitUntilReady()
         let now = Date()
@@ -32,6 +32,7 @@ struct RobotRoutes {
     /// Writes the answer to a question waiting in a live run (also what a notification's Answer button does).
     func answer(questionID: String, text responseText: String) async throws -> RobotResponseAck {
         let text = try TextLimit.steering.freeText(responseText, field: "response_text")
+        if Self.isWebQuestionID(questionID) { return try await answerWeb(questionID: questionID, text: text) }
         // Question ids are "<session id>-<event id>".
         guard let dash = questionID.lastIndex(of: "-"), Int(questionID[questionID.index(after: dash)...]) != nil else {
             throw APIError.questionNotFound("'\(questionID.prefix(80))' is not a question id")

@@ -101,7 +101,11 @@ struct LibraryCommand: AsyncParsableCommand {
         @MainActor
         func run() async throws {
             try await options.list("tasks", { try await $0.tasks(status: status, workspace: options.workspace).tasks }) { item, theme in
-                [theme.accent(item.id), item.status == "closed" ? theme.good(item.status) : item.status, "P\(item.priority)", item.title]
+                // ralph ≥ 2.10: the stable key, and when work started.
+                [
+                    theme.accent(item.id), item.status == "closed" ? theme.good(item.status) : item.status, "P\(item.priority)", item.title,
+                    item.key.map { theme.dim("key \($0)") } ?? "", item.startedAt.map { theme.dim("started \(Text.dateTime($0))") } ?? "",
+                ]
             }
         }
     }

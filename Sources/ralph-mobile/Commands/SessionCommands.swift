@@ -99,6 +99,13 @@ struct StatusCommand: AsyncParsableCommand {
                 row("question", theme.paint(question.questionText, Theme.gold, bold: true))
                 row("", theme.dim("answer with: ralph-mobile answer \(question.id) \"…\""))
             }
+            for item in detail.guidance.suffix(5) {
+                let state = SessionSignals.guidanceState(item)
+                row("guidance", "\(item.text)  " + (item.state == .pending ? theme.paint(state, Theme.gold, bold: true) : theme.dim(state)))
+            }
+            if let summary = SessionSignals.guidanceSummary(detail.guidance), !SessionSignals.pendingGuidance(detail).isEmpty { row("", theme.dim(summary)) }
+            for wave in detail.waves.suffix(5) { row("wave", SessionSignals.waveTitle(wave) + (wave.hats.isEmpty ? "" : "  " + wave.hats.joined(separator: ", "))) }
+            if let checkin = detail.checkin { row("check-in", SessionSignals.checkinLine(checkin)) }
             if detail.malformedLines > 0 { row("malformed", "\(detail.malformedLines) lines skipped") }
             let events = detail.recentEvents.compactMap(WorkflowEvent.init(json:)).suffix(10)
             if !events.isEmpty {

@@ -10,8 +10,10 @@ struct Format {
     func event(_ event: WorkflowEvent, width: Int) -> String {
         let head = "\(theme.dim(Text.clock(event.ts)))  \(theme.dim(Text.pad("#\(event.id)", 5)))  \(Text.pad(event.iteration.map { "i\($0)" } ?? "", 4))  "
         let hat = Text.pad(theme.hat(event.hat), 10)
-        let topic = theme.paint(event.topic, topicColor(event.topic), bold: true)
-        let used = Text.width(head) + 10 + 2 + Text.width(event.topic) + 2
+        // A line of an agent wave says which worker it is ("wave 2/3").
+        let wave = SessionSignals.waveBadge(event).map { "  " + $0 } ?? ""
+        let topic = theme.paint(event.topic, topicColor(event.topic), bold: true) + theme.dim(wave)
+        let used = Text.width(head) + 10 + 2 + Text.width(event.topic) + Text.width(wave) + 2
         let payload = event.payload.map { Text.cut($0, max(0, width - used)) } ?? ""
         return head + hat + "  " + topic + (payload.isEmpty ? "" : "  " + payload)
     }

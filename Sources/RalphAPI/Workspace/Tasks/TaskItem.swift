@@ -13,10 +13,14 @@ public struct TaskItem: Codable, Hashable, Sendable {
     public var createdAt: String
     /// ralph's `closed` (set when a task is closed or failed).
     public var updatedAt: String?
+    /// ralph's stable key (ralph ≥ 2.10; tasks.jsonl `key`, looked up by `get_by_key`).
+    public var key: String?
+    /// ralph's `started`: when the task first went `in_progress` (ralph ≥ 2.10).
+    public var startedAt: String?
 
     public init(
         id: String, title: String, description: String?, status: String, priority: Int, blockedBy: [String], loopId: String?, createdAt: String,
-        updatedAt: String?
+        updatedAt: String?, key: String? = nil, startedAt: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -27,10 +31,13 @@ public struct TaskItem: Codable, Hashable, Sendable {
         self.loopId = loopId
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.key = key
+        self.startedAt = startedAt
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, title, description, status, priority
+        case id, title, description, status, priority, key
+        case startedAt = "started_at"
         case blockedBy = "blocked_by"
         case loopId = "loop_id"
         case createdAt = "created_at"

@@ -12,6 +12,7 @@ import Darwin
 extension CatalogEngine {
     /// Re-probes liveness (all state directories, or the dirty ones), announcing runs whose view changed.
     func probeLiveness(all: Bool) {
+        refreshUserDefaults()
         let paths = all ? Set(stateDirectories.keys) : dirtyStateDirectories
         dirtyStateDirectories.removeAll()
         probeLiveness(paths: paths)
@@ -50,7 +51,7 @@ extension CatalogEngine {
                     return s.runs[id]
                 }
                 if let changed, before.isLive != changed.isLive || before.liveness.pid != changed.liveness.pid
-                    || before.isCurrent != changed.isCurrent || before.config != changed.config
+                    || before.isCurrent != changed.isCurrent || before.config != changed.config || before.liveness.robot != changed.liveness.robot
                 {
                     catalog.announce(.updated(changed))
                 }
@@ -70,16 +71,19 @@ extension CatalogEngine {
         } catch {
             return clearConfig(&state, problem: "cannot stat \(file): \(error)")
         }
-        if let stamp = state.configStamp, stamp.path == file, stamp.modified == status.modified, stamp.size == status.size {
+        if let stamp = state.configStamp, stamp.path == file, stamp.modified == status.modified, stamp.size == status.size,
+            state.userDefaultsGeneration == userDefaults.generation
+        {
             return false
         }
         let parsed: WorkspaceConfig?
         do throws(ConfinementError) {
-            parsed = try WorkspaceConfig.load(in: state.workspace, root: root)?.config
+            parsed = try WorkspaceConfig.load(in: state.workspace, root: root, defaults: userDefaults.mapping)?.config
         } catch {
             return clearConfig(&state, problem: "cannot read \(file): \(error)")
         }
         state.configStamp = (file, status.modified, status.size)
+        state.userDefaultsGeneration = userDefaults.generation
         state.configProblem = nil
         if parsed == nil { logger.debug("workspace config is not a YAML mapping", metadata: ["file": "\(file)"]) }
         let changed = parsed != state.config
@@ -87,15 +91,18 @@ extension CatalogEngine {
         return changed
     }
 
-    /// No config for the workspace (none there, or `problem` when it could not be read: logged when it is new).
+    /// No config of the workspace's own (none there, or `problem` when it could not be read: logged when it is new):
+    /// the user's defaults alone, as ralph runs without a `ralph.yml`.
     private func clearConfig(_ state: inout StateDirectory, problem: String?) -> Bool {
         if let problem, problem != state.configProblem {
             logger.warning("the workspace config cannot be read; its runs show no config until it can", metadata: ["workspace": "\(state.workspace)", "error": "\(problem)"])
         }
         state.configProblem = problem
-        let changed = state.config != nil
-        state.config = nil
+        let config = problem == nil ? userDefaultsConfig : nil
+        let changed = state.config != config
+        state.config = config
         state.configStamp = nil
+        state.userDefaultsGeneration = userDefaults.generation
         return changed
     }
 }

@@ -37,6 +37,8 @@ extension CatalogEngine {
             }
             if let state = stateDirectories[event.directory] {
                 handleStateDirectoryEvent(event, layout: state.layout)
+            } else if let stateDirectory = stateDirectory(ofAPIDirectory: event.directory) {
+                dirtyStateDirectories.insert(stateDirectory)
             } else if [RalphLayout.stateDirectoryName, RalphLayout.legacyStateDirectoryName, RalphLayout.worktreesName].contains(event.name) || event.mask & Inotify.isDirectory != 0
                 || event.mask & (Inotify.deleteSelf | Inotify.moveSelf | Inotify.ignored) != 0
             {
@@ -69,20 +71,32 @@ extension CatalogEngine {
             }
         } else if event.name == RalphLayout.currentEventsName || event.name == RalphLayout.loopLockName {
             dirtyStateDirectories.insert(event.directory)
+        } else if event.name == RalphLayout.apiDirectoryName, layout == .ralph {
+            // `.ralph/api` appeared or went: watch it (rescan), and read what it holds.
+            needsRescan = true
+            dirtyStateDirectories.insert(event.directory)
         }
     }
     #endif
+
+    /// The `.ralph` directory whose `api/` is `directory` (RObot web mode's files), if it is one of ours.
+    func stateDirectory(ofAPIDirectory directory: String) -> String? {
+        guard directory.hasSuffix("/" + RalphLayout.apiDirectoryName) else { return nil }
+        let parent = String(directory.dropLast(RalphLayout.apiDirectoryName.count + 1))
+        return stateDirectories[parent]?.layout == .ralph ? parent : nil
+    }
 
     /// Returns true when a new watch was added.
     func updateWatches(containers: [String], stateDirectories paths: [String]) -> Bool {
         #if os(Linux)
         guard let inotify else { return false }
-        let wanted = Set(containers).union(paths)
+        let apiDirectories = paths.filter { $0.hasSuffix("/" + RalphLayout.stateDirectoryName) }.map(RalphLayout.apiDirectory(stateDirectory:))
+        let wanted = Set(containers).union(paths).union(apiDirectories)
         for path in inotify.watchedPaths where !wanted.contains(path) {
             inotify.unwatch(path)
         }
         let watched = inotify.watchedPaths
-        let stateSet = Set(paths)
+        let stateSet = Set(paths).union(apiDirectories)
         var added = false
         for path in wanted where !watched.contains(path) {
             let mask = stateSet.contains(path) ? Inotify.stateMask : Inotify.containerMask

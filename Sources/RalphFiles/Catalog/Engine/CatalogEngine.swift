@@ -32,6 +32,8 @@ final class CatalogEngine {
         var configStamp: (path: String, modified: Date, size: Int)?
         /// Why the config could not be read, last time it was tried (logged once, when it changes).
         var configProblem: String?
+        /// ``CatalogEngine/userDefaults``' generation ``config`` was computed with.
+        var userDefaultsGeneration = -1
     }
 
     let catalog: RunCatalog
@@ -42,6 +44,8 @@ final class CatalogEngine {
     #endif
     var tails: [String: Tail] = [:]
     var stateDirectories: [String: StateDirectory] = [:]
+    /// `~/.ralph/config.yml`, under every workspace's config (CatalogEngine+UserDefaults.swift).
+    var userDefaults = UserDefaults()
     var dirtyRuns = Set<String>()
     var dirtyStateDirectories = Set<String>()
     var needsRescan = false

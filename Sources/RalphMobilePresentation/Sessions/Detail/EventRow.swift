@@ -21,6 +21,8 @@ public struct EventRow: Sendable, Equatable, Identifiable {
     /// True when the payload does not fit its preview: the row expands to show it.
     public var isExpandable: Bool
     public var accessibilityLabel: String
+    /// `wave 2/3` for a line of an agent wave (ralph ≥ 2.9).
+    public var waveText: String?
 
     /// How many characters the one-line preview keeps.
     public static let previewLength = 90
@@ -35,7 +37,9 @@ public struct EventRow: Sendable, Equatable, Identifiable {
         payload = Formatting.payloadText(event)
         preview = Formatting.oneLine(payload, max: Self.previewLength)
         isExpandable = payload.count > Self.previewLength || payload.contains("\n")
+        waveText = SessionSignals.waveBadge(event)
         var parts = ["Event \(event.id)", topic]
+        if let waveText { parts.append(waveText) }
         if let hat { parts.append("hat \(hat)") }
         if let triggered = event.triggered, !triggered.isEmpty { parts.append("triggered \(triggered)") }
         parts.append("at \(timeText)")

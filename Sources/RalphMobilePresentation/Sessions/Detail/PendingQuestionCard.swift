@@ -18,7 +18,7 @@ public struct PendingQuestionCard: Sendable, Equatable {
         text = question.questionText
         hat = question.hat
         detailText = "Asked \(Formatting.relativeTime(question.askedAt, now: now)) · iteration \(question.iteration) · times out \(Formatting.timeUntil(question.timeoutAt, now: now))"
-            + (question.timeoutEstimated ? " (estimated)" : "")
+            + (question.timeoutEstimated ? " (estimated)" : "") + (question.source == "web" ? " · asked through RObot web mode" : "")
         canAnswer = capabilities.canSteer
         note = canAnswer ? nil : "An operator can answer it."
     }

@@ -17,6 +17,7 @@ import { QuestionView } from './question.js';
 import { ControlsView } from './controls.js';
 import { EventStreamView } from './event-stream.js';
 import { Memo, renderTokens, renderFlow, renderBackpressure, renderStats, renderRecent, renderHats } from './cards.js';
+import { renderGuidance, renderWaves } from './signals.js';
 
 /** @typedef {import('../state/session.js').SessionState} SessionState */
 /** @typedef {import('../state/session.js').SessionAction} SessionAction */
@@ -53,6 +54,7 @@ export class DetailScreen {
     /** @type {Array<() => void>} */
     this.unsubscribe = [];
     this.body = { tokens: h('div', {}), flow: h('div', {}), backpressure: h('div', {}), stats: h('div', {}), recent: h('div', {}),
+      guidance: h('div', {}), waves: h('div', {}),
       hats: h('div', {}, h('p', { class: 'loading' }, 'Loading hats…')) };
     this.notice = h('div', { class: 'sd-notice', role: 'status' });
     this.header = new HeaderView({ onExport: () => this.exportJSON(), getId: () => this.state.detail.id });
@@ -70,9 +72,9 @@ export class DetailScreen {
       this.notice, this.header.element, this.question.element, this.controls ? this.controls.element : null, this.events.element,
       h('div', { class: 'sd-grid' },
         h('div', { class: 'sd-col' }, card('tokens', 'Tokens', b.tokens), card('backpressure', 'Backpressure', b.backpressure),
-          card('iteration-stats', 'Iterations', b.stats)),
-        h('div', { class: 'sd-col' }, card('hat-flow', 'Hat flow', b.flow), card('recent-events', 'Recent events', b.recent),
-          card('hats-reference', 'Hats', b.hats))));
+          card('iteration-stats', 'Iterations', b.stats), card('guidance', 'Guidance', b.guidance)),
+        h('div', { class: 'sd-col' }, card('hat-flow', 'Hat flow', b.flow), card('waves', 'Waves', b.waves),
+          card('recent-events', 'Recent events', b.recent), card('hats-reference', 'Hats', b.hats))));
     render(this.view, this.root);
     this.draw();
     this.loadHats();
@@ -119,6 +121,8 @@ export class DetailScreen {
     renderBackpressure(b.backpressure, state, this.memo);
     renderStats(b.stats, state, this.memo);
     renderRecent(b.recent, state, this.memo);
+    renderGuidance(b.guidance, state, this.memo);
+    renderWaves(b.waves, state, this.memo);
     if (state.hatsLoaded) renderHats(b.hats, state, this.memo);
     if (state.gone) this.showGone();
   }

@@ -6,6 +6,7 @@ import { h, hatBadge } from '../ui.js';
 import { clockTime, dateTime, oneLine, payloadText } from '../format.js';
 import { EVENT_LOG_LIMITS } from '../state/event-log.js';
 import { hatColor } from '../state/session.js';
+import { waveBadge } from '../words/signals.js';
 
 /** @typedef {import('../state/session.js').SessionState} SessionState */
 /** @typedef {import('../state/event-log.js').ShownEvent} ShownEvent */
@@ -21,6 +22,7 @@ function eventRow(row, state) {
       h('span', { class: 'topic sd-topic' }, e.topic || '(no topic)'),
       e.hat ? hatBadge(e.hat, hatColor(state, e.hat)) : null,
       e.triggered ? h('span', { class: 'muted small' }, '\u2192 ' + e.triggered) : null,
+      waveBadge(e) ? h('span', { class: 'badge sd-wave-badge', title: 'Agent wave ' + e.wave_id }, /** @type {string} */ (waveBadge(e))) : null,
       h('span', { class: 'grow' }),
       h('time', { class: 'muted small', datetime: e.ts || '', title: dateTime(e.ts) }, clockTime(e.ts))),
     !text ? null

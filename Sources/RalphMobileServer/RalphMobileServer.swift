@@ -277,7 +277,7 @@ struct BackgroundService: Service {
                     guard let snapshot = catalog.snapshot(id: id) else { return nil }
                     let detailed = try await lookup.detailed(snapshot)
                     return EventHub.RunDetail(
-                        detail: detailed.detail(paused: supervisor.isPaused(id)), lineCount: detailed.state.lineCount, end: detailed.isLive ? nil : EventHub.endFrame(for: detailed.snapshot)
+                        detail: detailed.detail(paused: supervisor.isPaused(id), stop: supervisor.stopRecord(for: id)), lineCount: detailed.state.lineCount, end: detailed.isLive ? nil : EventHub.endFrame(for: detailed.snapshot)
                     )
                 }
             }

@@ -75,7 +75,7 @@ final class FakeLoop {
 
     /// Appends an orchestrator record (every line the loop writes goes through here).
     func record(_ topic: String, _ payload: String, iteration: Int, hat: String, triggered: String? = nil) throws {
-        try writer.record(topic: topic, payload: payload, iteration: iteration, hat: hat, triggered: triggered)
+        try whileWorkspaceExists { try writer.record(topic: topic, payload: payload, iteration: iteration, hat: hat, triggered: triggered) }
     }
 
     /// New `human.*` lines since the last look.
@@ -106,7 +106,8 @@ final class FakeLoop {
 
     /// Checked before each iteration: a reason to end now, or nil to go on.
     func atBoundary() throws -> Ending? {
-        nil
+        if let ending = try controlAtBoundary() { return ending }
+        return nil
     }
 
     /// The iterations, then LOOP_COMPLETE; returns how the loop ended.

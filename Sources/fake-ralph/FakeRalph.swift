@@ -18,6 +18,10 @@
 //     ask: "Which database?" # a human.interact question …
 //     ask_at: 2              # … asked in this iteration
 //     ignore_sigterm: false  # keep running on SIGTERM (to exercise SIGKILL)
+//     suspend_at: 2          # a hook suspends the loop before this iteration (.ralph/suspend-state.json; resume-requested)
+//     suspend_hook: ci-gate  # … the hook's name (also suspend_reason, suspend_mode: wait_for_resume)
+//   (also honoured: .ralph/stop-requested at each boundary → `stopped`; event_loop.cancellation_promise → `cancelled`;
+//    a worktree loop whose worktree vanished → `workspace_gone`, exit 1)
 
 import Foundation
 import RalphAPI

@@ -137,8 +137,7 @@ final class Dashboard {
             mode = .normal
             if byte == UInt8(ascii: "y") || byte == UInt8(ascii: "Y") {
                 await act("stopping…") {
-                    let answer = try await self.monitor.stop()
-                    return "stopped (\(answer.signal)\(answer.terminated ? ", ralph recorded its termination" : ""))"
+                    ControlWords.stopAnswer(try await self.monitor.stop())
                 }
             } else {
                 message = ("not stopped", false)

@@ -107,6 +107,11 @@ public struct RalphMobileServer: Sendable {
         supervisor.observePauses { [hub, catalog] id, paused in hub.pauseChanged(id: id, paused: paused) { catalog.snapshot(id: id) } }
         let liveActivityChanges = LiveActivityChanges()
         supervisor.observePauses { [liveActivityChanges] id, _ in liveActivityChanges.touch(.session, id) }
+        hub.knowStops(supervisor.stopRecords())
+        supervisor.observeStops { [hub, catalog, liveActivityChanges] id, request in
+            hub.stopChanged(id: id, request: request) { catalog.snapshot(id: id) }
+            liveActivityChanges.touch(.session, id)
+        }
         hostSampler = HostSampler(diskPath: roots.first ?? configuration.dataDirectory)
         let store: ChatStore
         do {

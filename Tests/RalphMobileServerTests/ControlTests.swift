@@ -50,6 +50,7 @@ struct ControlTests {
         defer { h.stop() }
         h.config("iterations: 500\npace: 60")
         let started = try await h.startRun()
+        let global = try await SSETestClient.connect(h.server.base + "/api/events")
         #expect(try await stop(h, started.id).json(StopSessionResponse.self).status == "stopping")
         let status = try await h.status(started.id)
         #expect(status.mode == .live && status.stopRequested?.kind == "graceful")
@@ -57,6 +58,15 @@ struct ControlTests {
         #expect(forced.status == "stopped" && forced.kind == "forced" && forced.signal == "SIGTERM" && forced.terminated)
         let ended = try await detail(h, started.id)
         #expect(ended.session.mode == .complete && ended.session.stopRequested?.kind == "forced" && ended.stopReason?.reason == "interrupted")
+        // The global stream announced both stops on the session, the graceful one and then the forced one.
+        var kinds: [String] = []
+        while kinds.last != "forced" {
+            let message = try await global.nextMessage(timeout: 10)
+            guard message.json["id"] as? String == started.id, let stop = message.json["stop_requested"] as? [String: Any] else { continue }
+            if let kind = stop["kind"] as? String, kinds.last != kind { kinds.append(kind) }
+        }
+        global.cancel()
+        #expect(kinds == ["graceful", "forced"])
     }
 
     @Test("bad force values are refused and stop nothing")

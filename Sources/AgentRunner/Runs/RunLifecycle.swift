@@ -76,6 +76,8 @@ public struct RunLifecycle: Sendable, Equatable {
         /// Make the catalog read a run's file and liveness now (its process ended).
         case catchUp(runID: String)
         case pauseChanged(id: String, paused: Bool)
+        /// A stop was recorded for a run: tell the stop observers.
+        case stopChanged(id: String, StopRequest)
     }
 
     /// How long a start waits for the lock-holder evidence before accepting the `current-events` pointer alone.
@@ -176,7 +178,7 @@ public struct RunLifecycle: Sendable, Equatable {
         case .stopRequested(let id, let request):
             stops[id] = request
             version += 1
-            return [.persist]
+            return [.persist, .stopChanged(id: id, request)]
         }
     }
 

@@ -57,6 +57,16 @@ extension RunSupervisor {
         state.withLock { $0.lifecycle.stops[id] }
     }
 
+    /// Calls `observer` with `(run id, stop)` whenever a stop is recorded, synchronously, before the stop request
+    /// answers (so a session announced after it shows the stop). Observers must not block. Lives as long as the
+    /// supervisor.
+    public func observeStops(_ observer: @escaping @Sendable (_ id: String, _ request: StopRequest) -> Void) {
+        state.withLock { s in
+            s.nextKey += 1
+            s.stopObservers[s.nextKey] = observer
+        }
+    }
+
     /// The runs with a recorded stop (for a list).
     public func stopRecords() -> [String: StopRequest] {
         state.withLock { $0.lifecycle.stops }

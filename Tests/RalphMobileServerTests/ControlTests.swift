@@ -69,6 +69,61 @@ struct ControlTests {
         #expect(kinds == ["graceful", "forced"])
     }
 
+    @Test("a graceful stop reaches a worktree loop through its own .ralph; the primary loop goes on")
+    func gracefulStopOfWorktreeLoop() async throws {
+        let h = try await SteeringHarness.start()
+        defer { h.stop() }
+        h.config("iterations: 500\npace: 0.1")
+        let first = try await h.startRun()
+        let second = try await h.startRun()
+        let workspace = try await h.status(second.id).workspace
+        #expect(try await stop(h, second.id).json(StopSessionResponse.self).status == "stopping")
+        try await eventually(10, "the worktree loop to end") { try await h.status(second.id).mode == .complete }
+        #expect(try await detail(h, second.id).stopReason?.reason == "stopped")
+        #expect(!FileManager.default.fileExists(atPath: h.root + "/" + workspace + "/.ralph/stop-requested"))
+        #expect(try await h.status(first.id).mode == .live, "only the worktree loop was asked to stop")
+        _ = try await stop(h, first.id, "?force=true")
+    }
+
+    @Test("a graceful stop of a run this server did not start: the file needs no process of ours")
+    func gracefulStopOfDiscoveredRun() async throws {
+        let h = try await SteeringHarness.start()
+        defer { h.stop() }
+        h.config("iterations: 500\npace: 0.1")
+        let foreign = Process()
+        foreign.executableURL = URL(fileURLWithPath: SteeringHarness.fakeRalph)
+        foreign.arguments = ["run", "-c", "ralph.yml", "-p", "started in a terminal"]
+        foreign.currentDirectoryURL = URL(fileURLWithPath: h.root + "/proj")
+        foreign.standardOutput = FileHandle.nullDevice
+        foreign.standardError = FileHandle.nullDevice
+        try foreign.run()
+        let found = Locked("")
+        try await eventually(5, "the foreign run to be live") {
+            let live = try await HTTP.get(h.server.base + "/api/sessions").json([Session].self).first { $0.mode == .live }
+            found.withLock { $0 = live?.id ?? "" }
+            return live != nil
+        }
+        let answer = try await stop(h, found.value).json(StopSessionResponse.self)
+        #expect(answer.status == "stopping" && answer.pid == Int(foreign.processIdentifier))
+        foreign.waitUntilExit()
+        #expect(foreign.terminationStatus == 1, "ralph's exit code for a requested stop")
+        try await eventually(5, "the run to show as ended") { try await h.status(found.value).mode == .complete }
+        let ended = try await detail(h, found.value)
+        #expect(ended.stopReason?.reason == "stopped" && ended.session.stopRequested?.kind == "graceful")
+    }
+
+    @Test("a graceful stop of a run the server paused lets it run on to its iteration boundary")
+    func gracefulStopOfPausedRun() async throws {
+        let h = try await SteeringHarness.start()
+        defer { h.stop() }
+        h.config("iterations: 500\npace: 0.1")
+        let started = try await h.startRun()
+        #expect(try await h.post("/api/sessions/\(started.id)/pause", "").status == 200)
+        #expect(try await stop(h, started.id).json(StopSessionResponse.self).status == "stopping")
+        try await eventually(10, "the run to end") { try await h.status(started.id).mode == .complete }
+        #expect(try await detail(h, started.id).stopReason?.reason == "stopped")
+    }
+
     @Test("bad force values are refused and stop nothing")
     func badForce() async throws {
         let h = try await SteeringHarness.start()

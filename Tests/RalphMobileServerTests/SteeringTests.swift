@@ -272,7 +272,8 @@ struct SteeringTests {
         Fixture.write(".ralph/events-20200101-000000.jsonl", to: h.root + "/proj/.ralph/current-events")
         let started = try await h.startRun(prompt: "new one")
         #expect(started.id != Fixture.id(old))
-        #expect(try await h.status(started.id).taskName == "new one")
+        // The start answers once the run file exists; its first record (task.start) may follow a moment later.
+        try await eventually(5, "the new run's task") { try await h.status(started.id).taskName == "new one" }
     }
 
     @Test("the log streams ralph's output as it comes and ends when ralph exits")

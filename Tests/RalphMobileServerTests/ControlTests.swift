@@ -124,6 +124,22 @@ struct ControlTests {
         #expect(try await detail(h, started.id).stopReason?.reason == "stopped")
     }
 
+    @Test("which stop ended a run survives a server restart (kept in the state file)")
+    func stopSurvivesRestart() async throws {
+        let h = try await SteeringHarness.start()
+        h.config("iterations: 500\npace: 0.1")
+        let started = try await h.startRun()
+        #expect(try await stop(h, started.id).json(StopSessionResponse.self).status == "stopping")
+        try await eventually(10, "the run to end") { try await h.status(started.id).mode == .complete }
+        await h.server.stop()
+        let again = try await LiveServer.start(workspaces: [h.root], dataDirectory: h.data) { $0.ralphCommand = SteeringHarness.fakeRalph }
+        defer { Task { await again.stop(); withExtendedLifetime(h) {} } }
+        let detail = try await HTTP.get(again.base + "/api/sessions/\(started.id)").json(SessionDetail.self)
+        #expect(detail.session.stopRequested?.kind == "graceful" && detail.stopReason?.reason == "stopped")
+        let listed = try await HTTP.get(again.base + "/api/sessions").json([Session].self).first { $0.id == started.id }
+        #expect(listed?.stopRequested?.kind == "graceful")
+    }
+
     @Test("bad force values are refused and stop nothing")
     func badForce() async throws {
         let h = try await SteeringHarness.start()

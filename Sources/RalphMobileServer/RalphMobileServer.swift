@@ -108,6 +108,11 @@ public struct RalphMobileServer: Sendable {
         supervisor.observePauses { [hub, catalog] id, paused in hub.pauseChanged(id: id, paused: paused) { catalog.snapshot(id: id) } }
         let liveActivityChanges = LiveActivityChanges()
         supervisor.observePauses { [liveActivityChanges] id, _ in liveActivityChanges.touch(.session, id) }
+        hub.knowStops(supervisor.stopRecords())
+        supervisor.observeStops { [hub, catalog, liveActivityChanges] id, request in
+            hub.stopChanged(id: id, request: request) { catalog.snapshot(id: id) }
+            liveActivityChanges.touch(.session, id)
+        }
         hostSampler = HostSampler(diskPath: roots.first ?? configuration.dataDirectory)
         let store: ChatStore
         do {
@@ -278,7 +283,7 @@ struct BackgroundService: Service {
                     guard let snapshot = catalog.snapshot(id: id) else { return nil }
                     let detailed = try await lookup.detailed(snapshot)
                     return EventHub.RunDetail(
-                        detail: detailed.detail(paused: supervisor.isPaused(id)), lineCount: detailed.state.lineCount, end: detailed.isLive ? nil : EventHub.endFrame(for: detailed.snapshot)
+                        detail: detailed.detail(paused: supervisor.isPaused(id), stop: supervisor.stopRecord(for: id)), lineCount: detailed.state.lineCount, end: detailed.isLive ? nil : EventHub.endFrame(for: detailed.snapshot)
                     )
                 }
             }

@@ -155,6 +155,10 @@ public final class DemoLoop: Sendable {
             guard self.step(step.pace) else {
                 return try writer.terminate(reason: "interrupted", status: "Interrupted by signal.", iterations: iteration, exitCode: 130)
             }
+            // ralph's graceful stop: `.ralph/stop-requested`, consumed at the iteration boundary.
+            if step.newIteration, unlink(writer.layout.stopRequested) == 0 {
+                return try writer.terminate(reason: "stopped", status: "Stopped by request.", iterations: iteration, exitCode: 1)
+            }
             if step.newIteration { iteration += 1 }
             inbox.read(writer)
             var payload = step.payload(task, answer)

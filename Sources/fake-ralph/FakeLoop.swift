@@ -77,7 +77,7 @@ final class FakeLoop {
 
     /// Appends an orchestrator record (every line the loop writes goes through here).
     func record(_ topic: String, _ payload: String, iteration: Int, hat: String, triggered: String? = nil) throws {
-        try writer.record(topic: topic, payload: payload, iteration: iteration, hat: hat, triggered: triggered)
+        try whileWorkspaceExists { try writer.record(topic: topic, payload: payload, iteration: iteration, hat: hat, triggered: triggered) }
         try afterRecord(topic, payload, iteration: iteration, hat: hat)
     }
 
@@ -109,6 +109,7 @@ final class FakeLoop {
 
     /// Checked before each iteration: a reason to end now, or nil to go on.
     func atBoundary() throws -> Ending? {
+        if let ending = try controlAtBoundary() { return ending }
         try signalsAtBoundary()
         return nil
     }

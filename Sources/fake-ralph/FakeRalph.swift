@@ -18,11 +18,15 @@
 //     ask: "Which database?" # a human.interact question …
 //     ask_at: 2              # … asked in this iteration
 //     ignore_sigterm: false  # keep running on SIGTERM (to exercise SIGKILL)
+//     suspend_at: 2          # a hook suspends the loop before this iteration (.ralph/suspend-state.json; resume-requested)
+//     suspend_hook: ci-gate  # … the hook's name (also suspend_reason, suspend_mode: wait_for_resume)
 //     wave_at: 2             # this iteration fans its hat out as an agent wave (wave_id/wave_index/wave_total lines) …
 //     wave_total: 3          # … of this many workers
 //     task_key: retry        # the first iteration adds an in_progress task with this stable key (and `started`) …
 //     task_title: "Add retry" # … and this title
 //
+// Also honoured: .ralph/stop-requested at each boundary → `stopped`; event_loop.cancellation_promise → `cancelled`;
+// a worktree loop whose worktree vanished → `workspace_gone`, exit 1 (FakeLoop+Control.swift).
 // Guidance is acknowledged (`human.guidance.ack`) in the iteration after it is read, and LOOP_COMPLETE waits for
 // that. `RObot: {enabled: true, mode: web, timeout_seconds, checkin_interval_seconds}` asks through
 // `.ralph/api/robot-question.json` / `robot-response.json` and writes `robot-checkin.json` (FakeLoop+RobotWeb.swift).

@@ -58,7 +58,7 @@ class DashboardBase:
             cls.driver.quit()
         finally:
             for run in cls.started_runs:
-                cls.server.api("DELETE", f"/api/sessions/{run}")
+                cls.server.api("DELETE", f"/api/sessions/{run}?force=true")
             cls.ralph.stop()
             cls.server.stop()
             cls.anthropic.stop()

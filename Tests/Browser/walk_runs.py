@@ -162,14 +162,19 @@ class RunsWalk:
 
     def test_07_stop_with_confirmation(self):
         d = self.driver
+        # ralph's own stop: at the end of the iteration, with its own loop.terminate (reason `stopped`).
+        self.assertEqual(text(self.by_test("stop")), "Stop at end of iteration")
         click(self.by_test("stop"))
         confirm = one(d, test_id("confirm"))
+        self.assertEqual(text(confirm), "Stop at end of iteration")
         screenshot(d, "06-stop-confirm")
         click(confirm)
         wait(d, lambda _: text(self.by_test("stream-state")) == "ended", timeout=20, message="the stream ends")
         wait(d, lambda _: self.mode_text() == "complete", timeout=10, message="mode complete")
         self.ralph.process.wait(15)
         self.assertEqual(self.ralph.lines()[-1]["topic"], "loop.terminate")
+        self.assertIn("## Reason\nstopped", self.ralph.lines()[-1]["payload"])
+        wait(d, lambda _: "graceful stop" in text(self.by_test("stop-note")), timeout=10, message="the page says which stop ended the run")
         self.assertFalse([b for b in css(d, test_id("pause")) + css(d, test_id("resume")) if b.is_displayed()], "no pause for a finished run")
 
     def test_08_create_run_wizard(self):

@@ -112,7 +112,7 @@ public struct ClientTestServer: Sendable {
     }
 
     /// Writes `<root>/<project>/ralph.yml` with a `fake_ralph:` section and starts fake-ralph through the API with
-    /// `client` (an admin's); returns the run's id once it is live.
+    /// `client` (an admin's); returns the run's id once it is live (or suspended by a hook).
     public func startFakeRalph(_ behaviour: String, project: String = "fake", client: RalphClient) async throws -> String {
         let config = "fake_ralph:\n" + behaviour.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n"
         try write(project + "/ralph.yml", config)
@@ -121,7 +121,8 @@ public struct ClientTestServer: Sendable {
         try await eventually(10, "fake-ralph's run to be live") {
             let session = try await client.status(started.id)
             found.withLock { $0 = session.id }
-            return session.mode == .live
+            // A loop a hook suspended (`suspend_at`) is running too, held at its boundary.
+            return session.mode == .live || session.mode == .suspended
         }
         guard let id = found.value else { throw TestFailure("no id for fake-ralph's run") }
         return id

@@ -134,6 +134,8 @@ struct WireCompatibilityTests {
                 == [
                     "id", "iteration", "total", "hat", "elapsed_secs", "mode", "status", "started_at", "last_event_at", "event_count",
                     "task_name", "workspace", "path", "pid",
+                    // issue 21: a stop asked, a hook suspension, who paused the run (explicit nulls when unset).
+                    "stop_requested", "suspension", "paused_by",
                 ]
         )
         #expect(object["event_count"] == .int(42))

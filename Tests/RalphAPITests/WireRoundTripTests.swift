@@ -39,6 +39,7 @@ struct WireRoundTripTests {
     static let samples: [WireSample] = WireSamples.sessions + WireSamples.chat + WireSamples.chatEvents
         + WireSamples.autoReply + WireSamples.workspace + WireSamples.notifications
         + WireSamples.signals
+        + WireSamples.control
 
     @Test("encode → decode → equal, bytes stable", arguments: samples)
     func roundTrip(_ sample: WireSample) throws {

@@ -79,8 +79,27 @@ struct LibraryLoopsTests {
             ),
         ])
 
-        #expect(try registry.liveEntries().map(\.id) == ["primary-20260205-083922", "fancy-name"])
-        #expect(try registry.liveEntries(isAlive: { $0 == dead }).map(\.id) == ["loop-1769046733-a3f2"])
+        // fancy-name's pid lives but its worktree (/repo/.worktrees/fancy-name) does not exist: a zombie, not alive.
+        #expect(try registry.liveEntries().map(\.id) == ["primary-20260205-083922"])
+        #expect(try registry.liveEntries(isAlive: { $0 == dead }).map(\.id) == [])
+    }
+
+    @Test("ralph 2.10: a worktree loop is alive only while its pid lives and its worktree directory exists")
+    func worktreeMustExist() throws {
+        let tmp = TempDir()
+        let worktree = tmp.dir(".worktrees/fancy-name")
+        let live = Int(getpid())
+        tmp.file(".ralph/loops.json", """
+            {"loops":[{"id":"fancy-name","pid":\(live),"started":"x","prompt":"p","worktree_path":"\(worktree)","workspace":"\(tmp.path)"},
+            {"id":"relative","pid":\(live),"started":"x","prompt":"p","worktree_path":".worktrees/fancy-name","workspace":"\(tmp.path)"}]}
+            """)
+        let registry = LoopRegistry(workspace: tmp.path, root: RootDirectory(path: tmp.path))
+        #expect(try registry.liveEntries().map(\.id) == ["fancy-name", "relative"])
+        #expect(LivenessProbe.worktreeLoopPID(workspace: worktree) == live)
+        try FileManager.default.removeItem(atPath: worktree)
+        #expect(try registry.liveEntries().map(\.id) == [])
+        #expect(LivenessProbe.worktreeLoopPID(workspace: worktree) == nil, "no live loop for a vanished worktree")
+        #expect(try registry.allEntries().count == 2, "still registered: pruning goes by the pid")
     }
 
     @Test("info is primary without a worktree path and worktree with one")

@@ -126,8 +126,8 @@ struct ClientIntegrationTests {
         #expect(emitted.success && emitted.topic == "build.blocked")
         let steered = try await client.steer(id, message: "Prefer small commits")
         #expect(steered.status == "delivered")
-        let stopped = try await client.stop(id)
-        #expect(stopped.terminated)
+        let stopped = try await client.stop(id, force: true)
+        #expect(stopped.terminated && stopped.kind == "forced")
         do {
             _ = try await client.stop(id)
             Issue.record("stopping a finished run should say it is not running")

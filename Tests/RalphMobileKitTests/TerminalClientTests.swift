@@ -150,8 +150,9 @@ struct TerminalClientTests {
         try await tmux.send("s")
         try await tmux.waitFor("the confirmation again") { $0.contains("Stop run \(id.prefix(8))?") }
         try await tmux.send("y")
+        // A graceful stop: ralph ends at its next iteration boundary with its own record (reason `stopped`).
         try await eventually(10, "the run to stop") { try await client.status(id).mode == .complete }
-        try await tmux.waitFor("the end on screen") { $0.contains("run ended") && $0.contains("interrupted") && $0.contains("○ disconnected") }
+        try await tmux.waitFor("the end on screen") { $0.contains("run ended") && $0.contains("stopped") && $0.contains("○ disconnected") }
 
         try await tmux.send("q")
         try await eventually(5, "watch to quit") { await !tmux.isRunning }

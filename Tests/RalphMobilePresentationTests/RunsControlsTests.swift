@@ -49,10 +49,14 @@ struct RunsDraftTests {
     @Test("the stop confirmation names the run and its iteration, says what happens, and is destructive")
     func stopConfirmation() {
         let c = StopConfirmation(session: SessionsFixtures.liveSession)
-        #expect(c.title == "Stop this run?")
-        #expect(c.message.hasPrefix("“Add a --json flag to the export command, with tests” is at iteration 7 / 20. ralph gets SIGTERM"))
+        #expect(c.title == "Stop this run?" && !c.force)
+        #expect(c.message.hasPrefix("“Add a --json flag to the export command, with tests” is at iteration 7 / 20. ralph finishes this iteration"))
         #expect(c.message.hasSuffix("The run cannot be resumed."))
-        #expect(c.confirmLabel == "Stop run" && c.cancelLabel == "Cancel" && c.isDestructive)
+        #expect(c.confirmLabel == "Stop at end of iteration" && c.cancelLabel == "Cancel" && c.isDestructive)
+        var pending = SessionsFixtures.liveSession
+        pending.stopRequested = StopRequest(kind: StopRequest.graceful, at: "2026-02-05T08:09:13.890Z")
+        let forced = StopConfirmation(session: pending)
+        #expect(forced.force && forced.title == "Force-stop this run?" && forced.confirmLabel == "Force stop" && forced.message.contains("SIGTERM"))
         #expect(StopConfirmation(session: SessionsFixtures.sessions[3]).message.hasPrefix("Run 0badc0de is at iteration 20 / 20."))
     }
 
@@ -131,10 +135,10 @@ struct RunsControlsTests {
         await h.stop()
     }
 
-    @Test("stop needs the confirmation: cancelling keeps the run, confirming stops it with SIGTERM and the run ends")
+    @Test("stop needs the confirmation; it stops at the end of the iteration; once pending, the button forces (SIGTERM)")
     func stopWithConfirmation() async throws {
         let h = try await SessionsHarness.start()
-        let id = try await h.startFakeRalph("iterations: 1000\npace: 0.3")
+        let id = try await h.startFakeRalph("iterations: 1000\npace: 60")
         let m = model(h, id, role: .admin)
         await m.start()
         await m.confirmStop()
@@ -144,13 +148,38 @@ struct RunsControlsTests {
         m.cancelStop()
         #expect(m.stopConfirmation == nil)
         #expect(try await h.admin.status(id).mode == .live)
+        #expect(m.modeControl.stopLabel == "Stop at end of iteration" && !m.modeControl.stopForces)
         m.requestStop()
+        #expect(m.stopConfirmation?.force == false)
         await m.confirmStop()
         #expect(m.stopConfirmation == nil)
+        #expect(m.outcome == ControlOutcome(text: "Stopping at the end of this iteration", isError: false))
+        #expect(m.modeControl.stopLabel == "Force stop" && m.modeControl.stopLine == "stopping at the end of this iteration")
+        m.requestStop()
+        #expect(m.stopConfirmation?.force == true)
+        await m.confirmStop()
         #expect(m.outcome == ControlOutcome(text: "Stopped with SIGTERM", isError: false))
         try await SessionsHarness.until(10, "the end of the run") { m.monitor.end != nil }
         #expect(!m.modeControl.showsStop && !m.actions.showsEmit)
         #expect(m.monitor.events.first?.topic == "loop.terminate")
+        await h.stop()
+    }
+
+    @Test("a hook suspension: the section says who holds the run, Resume asks the loop to go on, and it completes")
+    func suspendedRun() async throws {
+        let h = try await SessionsHarness.start()
+        let id = try await h.startFakeRalph("iterations: 3\npace: 0.05\nsuspend_at: 2\nsuspend_hook: ci-gate\nsuspend_reason: tests failed")
+        let m = model(h, id, role: .operator)
+        await m.start()
+        try await SessionsHarness.until(10, "the suspension to show") { m.monitor.session?.mode == .suspended }
+        #expect(m.modeControl.holdLine == "Suspended by hook ci-gate: tests failed")
+        #expect(m.modeControl.showsResume && !m.modeControl.showsPause && m.modeControl.mode.text == "suspended")
+        #expect(m.actions.showsSteer, "a suspended run still takes guidance")
+        await m.resumeRun()
+        #expect(m.outcome?.text.hasPrefix("Resume requested: the suspended loop goes on") == true, "\(String(describing: m.outcome))")
+        try await SessionsHarness.until(10, "the run to complete") { m.monitor.end != nil }
+        #expect(try await h.admin.status(id).status == .completed)
+        m.suspend()
         await h.stop()
     }
 

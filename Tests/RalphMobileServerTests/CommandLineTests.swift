@@ -167,7 +167,7 @@ struct CommandLineTests {
         #expect(try await HTTP.get(base + "/api/sessions/\(run.id)/status").json(Session.self).mode == .paused)
         #expect(try await HTTP.request(base + "/api/sessions/\(run.id)/resume", method: .POST).status == 200)
         #expect(ProcessInspector.snapshot(demoPID)?.isStopped == false)
-        let stop = try await HTTP.request(base + "/api/sessions/\(run.id)", method: .DELETE)
+        let stop = try await HTTP.request(base + "/api/sessions/\(run.id)?force=true", method: .DELETE)
         #expect(stop.status == 200, "\(stop.text)")
         #expect(try stop.json(StopSessionResponse.self).terminated)
         #expect(try await HTTP.get(base + "/api/sessions/\(run.id)").json(SessionDetail.self).stopReason?.reason == "interrupted")

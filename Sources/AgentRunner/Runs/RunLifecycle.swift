@@ -1,3 +1,4 @@
+import RalphAPI
 import RalphFiles
 
 /// What run control needs to know of a run the catalog reports, to match it to a start.
@@ -60,6 +61,8 @@ public struct RunLifecycle: Sendable, Equatable {
         case unpaused(id: String)
         /// After a restart: a run recorded as paused is still stopped.
         case stillPaused(id: String)
+        /// A stop was asked of a run (graceful or forced); a later one replaces it.
+        case stopRequested(id: String, StopRequest)
     }
 
     public enum Action: Sendable, Equatable {
@@ -73,6 +76,8 @@ public struct RunLifecycle: Sendable, Equatable {
         /// Make the catalog read a run's file and liveness now (its process ended).
         case catchUp(runID: String)
         case pauseChanged(id: String, paused: Bool)
+        /// A stop was recorded for a run: tell the stop observers.
+        case stopChanged(id: String, StopRequest)
     }
 
     /// How long a start waits for the lock-holder evidence before accepting the `current-events` pointer alone.
@@ -86,6 +91,8 @@ public struct RunLifecycle: Sendable, Equatable {
     /// shown as paused until then.
     private(set) var unconfirmed: Set<String> = []
     private(set) var matching: [String: Matching] = [:]
+    /// Stops asked of runs, by run id (the newest ``keptRuns`` are kept).
+    private(set) var stops: [String: StopRequest] = [:]
     /// Bumped whenever the persisted part changes.
     private(set) var version = 0
 
@@ -95,6 +102,7 @@ public struct RunLifecycle: Sendable, Equatable {
     init(restoring persisted: RunSupervisor.Persisted) {
         for run in persisted.started { started[run.pendingID] = run }
         for run in persisted.paused { paused[run.id] = run }
+        for record in persisted.stops { stops[record.id] = record.request }
         unconfirmed = Set(paused.keys)
     }
 
@@ -105,7 +113,9 @@ public struct RunLifecycle: Sendable, Equatable {
     var persisted: RunSupervisor.Persisted {
         RunSupervisor.Persisted(
             started: Array(started.values.sorted { ($0.startedAt, $0.pendingID) > ($1.startedAt, $1.pendingID) }.prefix(Self.keptRuns)),
-            paused: paused.values.sorted { $0.id < $1.id }
+            paused: paused.values.sorted { $0.id < $1.id },
+            stops: stops.map { RunSupervisor.StopRecord(id: $0.key, request: $0.value) }.sorted { ($0.request.at, $0.id) > ($1.request.at, $1.id) }
+                .prefix(Self.keptRuns).map { $0 }
         )
     }
 
@@ -165,6 +175,10 @@ public struct RunLifecycle: Sendable, Equatable {
         case .stillPaused(let id):
             guard paused[id] != nil, unconfirmed.remove(id) != nil else { return [] }
             return [.pauseChanged(id: id, paused: true)]
+        case .stopRequested(let id, let request):
+            stops[id] = request
+            version += 1
+            return [.persist, .stopChanged(id: id, request)]
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RalphAPI
 
 extension RunSupervisor {
     /// A ralph started by this server.
@@ -41,9 +42,38 @@ extension RunSupervisor {
         }
     }
 
+    /// A stop asked of a run here, kept so the run shows which stop happened after it ended.
+    public struct StopRecord: Codable, Sendable, Equatable {
+        var id: String
+        var request: StopRequest
+
+        enum CodingKeys: String, CodingKey {
+            case id, request
+        }
+    }
+
     /// What `<data-dir>/state/runs.json` holds: what must survive a restart.
     struct Persisted: Codable, Equatable {
         var started: [StartedRun]
         var paused: [PausedRun]
+        /// Stops asked here (absent in files written before graceful stops existed).
+        var stops: [StopRecord] = []
+
+        init(started: [StartedRun], paused: [PausedRun], stops: [StopRecord] = []) {
+            self.started = started
+            self.paused = paused
+            self.stops = stops
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case started, paused, stops
+        }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            started = try c.decode([StartedRun].self, forKey: .started)
+            paused = try c.decode([PausedRun].self, forKey: .paused)
+            stops = try c.decodeIfPresent([StopRecord].self, forKey: .stops) ?? []
+        }
     }
 }

@@ -52,13 +52,19 @@ extension RunSupervisor {
         return process.pid
     }
 
-    /// SIGCONT to the loop's process group. Says so when the run ended while paused.
+    /// Resumes a run: SIGCONT to the loop's process group when this server paused it (says so when the run ended
+    /// while paused); otherwise, for a loop a lifecycle hook suspended, writes ralph's `.ralph/resume-requested`.
+    /// ``resumeKind(sessionID:)`` tells which one a resume will do.
     public func resume(sessionID: String) async throws(ControlError) -> Int {
         guard let paused = state.withLock({ $0.lifecycle.paused[sessionID] }) else {
             if let snapshot = catalog.snapshot(id: sessionID), !snapshot.isLive {
                 throw .notRunning("session \(sessionID) is not running (\(snapshot.status.rawValue))")
             }
-            throw .conflict("session \(sessionID) is not paused")
+            if let snapshot = catalog.snapshot(id: sessionID), snapshot.isSuspended {
+                guard let pid = try requestResume(snapshot) else { throw .notRunning("session \(sessionID) has no running loop process") }
+                return pid
+            }
+            throw .conflict("session \(sessionID) is neither paused by this server nor suspended by a hook; there is nothing to resume")
         }
         handle(.unpaused(id: sessionID))
         await persisted()
@@ -71,6 +77,13 @@ extension RunSupervisor {
         kill(ProcessInspector.signalTarget(for: process), SIGCONT)
         logger.notice("resumed session \(sessionID) (pid \(process.pid))")
         return process.pid
+    }
+
+    /// What ``resume(sessionID:)`` will do for a run: `sigcont` (this server paused it), `resume_requested` (a hook
+    /// suspended it), or nil (neither).
+    public func resumeKind(sessionID: String) -> String? {
+        if state.withLock({ $0.lifecycle.paused[sessionID] != nil }) { return "sigcont" }
+        return catalog.snapshot(id: sessionID)?.isSuspended == true ? "resume_requested" : nil
     }
 
     /// A subscription to pause changes; ``stopObservingPauses(_:)`` ends it.

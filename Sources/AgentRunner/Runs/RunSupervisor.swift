@@ -33,6 +33,8 @@ public final class RunSupervisor: RunCatalogObserver, Sendable {
         var watches: [Int: WorkspaceChangeWatch] = [:]
         /// Who hears pause changes, by subscription number.
         var pauseObservers: [Int: @Sendable (String, Bool) -> Void] = [:]
+        /// Who hears recorded stops, by subscription number.
+        var stopObservers: [Int: @Sendable (String, StopRequest) -> Void] = [:]
     }
 
     public let configuration: Configuration
@@ -109,6 +111,9 @@ public final class RunSupervisor: RunCatalogObserver, Sendable {
             case .pauseChanged(let id, let paused):
                 let observers = state.withLock { Array($0.pauseObservers.values) }
                 for observer in observers { observer(id, paused) }
+            case .stopChanged(let id, let request):
+                let observers = state.withLock { Array($0.stopObservers.values) }
+                for observer in observers { observer(id, request) }
             }
         }
     }

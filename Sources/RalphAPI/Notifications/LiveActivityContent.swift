@@ -59,7 +59,8 @@ public enum LiveActivityContent {
         case .stopped: return .stopped
         default: break
         }
-        if session.mode == .paused || session.status == .paused { return .paused }
+        // A hook's suspension holds the loop as our pause does: the Live Activity shows it held, not running.
+        if session.mode == .paused || session.status == .paused || session.mode == .suspended { return .paused }
         if session.mode == .complete { return .stopped }
         return .running
     }

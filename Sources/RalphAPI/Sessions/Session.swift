@@ -28,11 +28,19 @@ public struct Session: Codable, Hashable, Sendable {
     public var path: String
     /// Process id of the loop when known (lock holder or supervised process).
     public var pid: Int?
+    /// A stop asked of the run: pending (`graceful`: "stopping at the end of this iteration") or, after the end, the
+    /// one that happened. Nil when nobody asked.
+    public var stopRequested: StopRequest?
+    /// Set while a lifecycle hook holds the loop suspended (`mode: suspended`).
+    public var suspension: Suspension?
+    /// Who paused the run when `mode` is `paused`: `server` (our SIGSTOP). Nil otherwise.
+    public var pausedBy: String?
 
     public init(
         id: String, iteration: Int, total: Int?, hat: String?, elapsedSecs: Int, mode: SessionMode,
         status: SessionStatus, startedAt: String, lastEventAt: String?, eventCount: Int, taskName: String?,
-        workspace: String, path: String, pid: Int?
+        workspace: String, path: String, pid: Int?, stopRequested: StopRequest? = nil, suspension: Suspension? = nil,
+        pausedBy: String? = nil
     ) {
         self.id = id
         self.iteration = iteration
@@ -48,6 +56,9 @@ public struct Session: Codable, Hashable, Sendable {
         self.workspace = workspace
         self.path = path
         self.pid = pid
+        self.stopRequested = stopRequested
+        self.suspension = suspension
+        self.pausedBy = pausedBy
     }
 
     enum CodingKeys: String, CodingKey {
@@ -57,6 +68,9 @@ public struct Session: Codable, Hashable, Sendable {
         case lastEventAt = "last_event_at"
         case eventCount = "event_count"
         case taskName = "task_name"
+        case stopRequested = "stop_requested"
+        case suspension
+        case pausedBy = "paused_by"
     }
 
     // Optional fields are written as explicit nulls, as the original server did for `hat` and `total`.
@@ -76,5 +90,12 @@ public struct Session: Codable, Hashable, Sendable {
         try c.encode(workspace, forKey: .workspace)
         try c.encode(path, forKey: .path)
         try c.encode(pid, forKey: .pid)
+        // Explicit nulls here too: a client merging a `session.updated` frame into what it had must see them cleared.
+        try c.encode(stopRequested, forKey: .stopRequested)
+        try c.encode(suspension, forKey: .suspension)
+        try c.encode(pausedBy, forKey: .pausedBy)
     }
+
+    /// `paused_by` of a run the server paused.
+    public static let pausedByServer = "server"
 }

@@ -12,4 +12,6 @@ public struct SessionMode: RawRepresentable, Codable, Hashable, Sendable, Custom
     public static let paused = SessionMode(rawValue: "paused")
     /// Anything else: finished, stopped, crashed, or an older run of the workspace.
     public static let complete = SessionMode(rawValue: "complete")
+    /// A lifecycle hook suspended the loop (`.ralph/suspend-state.json`); resume writes `.ralph/resume-requested`.
+    public static let suspended = SessionMode(rawValue: "suspended")
 }

@@ -14,4 +14,6 @@ public struct SessionStatus: RawRepresentable, Codable, Hashable, Sendable, Cust
     public static let failed = SessionStatus(rawValue: "failed")
     /// Interrupted or stopped, or the loop ended without writing `loop.terminate`.
     public static let stopped = SessionStatus(rawValue: "stopped")
+    /// Alive, held by a lifecycle hook's suspension (ralph's own pause; see ``SessionMode/suspended``).
+    public static let suspended = SessionStatus(rawValue: "suspended")
 }

@@ -1,8 +1,8 @@
 /// Why and how a run ended, parsed from its `loop.terminate` record.
 public struct StopReason: Codable, Hashable, Sendable {
     /// ralph's reason word: completed, max_iterations, max_runtime, max_cost, consecutive_failures, loop_thrashing,
-    /// validation_failure, stopped, interrupted, restart_requested — or `exited` when the loop ended without
-    /// writing `loop.terminate`.
+    /// validation_failure, stopped, interrupted, restart_requested, and since ralph 2.10 loop_stale, workspace_gone
+    /// (failed) and cancelled (stopped) — or `exited` when the loop ended without writing `loop.terminate`.
     public var reason: String
     /// ralph's status sentence, e.g. "All tasks completed successfully."
     public var message: String?

@@ -31,10 +31,10 @@ public struct DetailedRun: Sendable {
     public var state: RunState { RunState(summary: snapshot.summary, details: details) }
 
     /// The detail representation (`GET /api/sessions/{id}`), given whether run control paused the run.
-    public func detail(paused: Bool, now: Date = Date()) -> SessionDetail {
+    public func detail(paused: Bool, stop: StopRequest? = nil, now: Date = Date()) -> SessionDetail {
         let summary = snapshot.summary
         return SessionDetail(
-            session: snapshot.session(paused: paused, now: now), stopReason: snapshot.stopReason, hatFlow: details.hatFlow, hatTransitions: details.hatTransitionCount,
+            session: snapshot.session(paused: paused, stop: stop, now: now), stopReason: snapshot.stopReason, hatFlow: details.hatFlow, hatTransitions: details.hatTransitionCount,
             hatUsage: details.hatUsageList(),
             iterationStats: details.iterationStats(current: summary.iteration, total: snapshot.config?.maxIterations, live: snapshot.isLive),
             backpressure: details.backpressure, tokens: details.tokens,

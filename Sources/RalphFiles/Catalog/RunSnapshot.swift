@@ -65,13 +65,18 @@ public struct RunSnapshot: Sendable {
     /// The status as the files show it (never `paused`; see ``status(paused:)``).
     public var status: SessionStatus { status(paused: false) }
 
-    /// The mode, given whether run control paused the run; a paused run whose loop died is complete.
-    public func mode(paused: Bool) -> SessionMode { paused && isLive ? .paused : isLive ? .live : .complete }
+    /// The mode, given whether run control paused the run; a paused run whose loop died is complete. The server's
+    /// SIGSTOP pause wins over a hook suspension (the loop is frozen either way; resume undoes the pause first).
+    public func mode(paused: Bool) -> SessionMode {
+        guard isLive else { return .complete }
+        if paused { return .paused }
+        return isSuspended ? .suspended : .live
+    }
 
     /// The status, given whether run control paused the run.
     public func status(paused: Bool) -> SessionStatus {
         if paused && isLive { return .paused }
-        if isLive { return .running }
+        if isLive { return isSuspended ? .suspended : .running }
         return LoopTerminate.status(forReason: stopReason?.reason ?? "exited")
     }
 
@@ -87,8 +92,19 @@ public struct RunSnapshot: Sendable {
 
     public var startDate: Date? { summary.firstEventDate ?? fileStartedAt }
 
-    /// The list/status representation, given whether run control paused the run.
-    public func session(paused: Bool, now: Date = Date()) -> Session {
+    /// Whether a lifecycle hook holds the live loop suspended (`.ralph/suspend-state.json`).
+    public var isSuspended: Bool { isLive && liveness.suspension != nil }
+
+    /// The stop to show: the one run control recorded (`stop`, kept after the end), or a graceful one pending in the
+    /// files (`.ralph/stop-requested`, e.g. from `ralph loops stop`) while the loop runs.
+    public func stopRequest(recorded stop: StopRequest?) -> StopRequest? {
+        if let stop { return stop }
+        guard isLive, let at = liveness.stopRequestedAt else { return nil }
+        return StopRequest(kind: StopRequest.graceful, at: Timestamp.format(at))
+    }
+
+    /// The list/status representation, given whether run control paused the run and the stop it recorded for it.
+    public func session(paused: Bool, stop: StopRequest? = nil, now: Date = Date()) -> Session {
         let start = startDate ?? now
         let end = isLive ? now : (summary.lastEventDate ?? start)
         return Session(
@@ -96,7 +112,8 @@ public struct RunSnapshot: Sendable {
             elapsedSecs: max(0, Int(end.timeIntervalSince(start))), mode: mode(paused: paused), status: status(paused: paused),
             startedAt: Timestamp.format(start), lastEventAt: summary.lastEventDate.map(Timestamp.format) ?? summary.lastEventAt,
             eventCount: summary.eventCount, taskName: summary.taskName, workspace: location.relativeWorkspace,
-            path: location.relativeFile, pid: isLive ? liveness.pid : nil
+            path: location.relativeFile, pid: isLive ? liveness.pid : nil, stopRequested: stopRequest(recorded: stop),
+            suspension: isSuspended ? liveness.suspension : nil, pausedBy: paused && isLive ? Session.pausedByServer : nil
         )
     }
 

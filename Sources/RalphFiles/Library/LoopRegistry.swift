@@ -52,9 +52,15 @@ public struct LoopRegistry: Sendable {
         }
     }
 
-    /// Loops whose process is alive.
+    /// Loops that are alive: their process lives and, for a worktree loop, its worktree directory still exists (ralph
+    /// 2.10's zombie-worktree rule; pruning still goes by the pid alone).
     public func liveEntries(isAlive: (Int) -> Bool = LivenessProbe.isProcessAlive) throws -> [Entry] {
-        try allEntries().filter { isAlive($0.pid) }
+        let workspace = String(path.dropLast("/.ralph/loops.json".count))
+        return try allEntries().filter { entry in
+            guard isAlive(entry.pid) else { return false }
+            guard let worktree = entry.worktreePath, !worktree.isEmpty else { return true }
+            return FileSystem.status(FileSystem.join(workspace, worktree))?.isDirectory == true
+        }
     }
 }
 

@@ -20,6 +20,10 @@ public struct WorkspaceLiveness: Sendable, Equatable {
     /// RObot web mode's question and check-in in `.ralph/api/` (read with the rest of the evidence, when `.ralph` or
     /// `.ralph/api` changes).
     public var robot = RobotWebFiles()
+    /// When `.ralph/stop-requested` was written (its modification time), while it waits for the loop to consume it.
+    public var stopRequestedAt: Date?
+    /// The hook suspension `.ralph/suspend-state.json` describes, while it is there.
+    public var suspension: Suspension?
 
     public init() {}
 
@@ -109,11 +113,27 @@ public enum LivenessProbe {
             }
         }
         result.worktreeLoopPID = worktreeLoopPID(workspace: workspace)
-        if layout == .ralph { result.robot = RobotWebFiles.read(stateDirectory: stateDirectory) }
+        if layout == .ralph {
+            result.robot = RobotWebFiles.read(stateDirectory: stateDirectory)
+            probeControlFiles(stateDirectory: stateDirectory, into: &result)
+        }
         return result
     }
 
+    /// A pending graceful stop and a hook suspension, from ralph's control files (opened with no link on the way).
+    static func probeControlFiles(stateDirectory: String, into result: inout WorkspaceLiveness) {
+        let fileSystem = RunDiscovery.fileSystem
+        if let status = try? fileSystem.status(RalphLayout.stopRequested(stateDirectory: stateDirectory), links: .refused) {
+            result.stopRequestedAt = status.modified
+        }
+        if let file = try? fileSystem.readFile(RalphLayout.suspendState(stateDirectory: stateDirectory), limit: 64 * 1024, links: .refused) {
+            result.suspension = SuspendState.parse(file.bytes)
+        }
+    }
+
     /// For a worktree workspace (`<repo>/.worktrees/<name>`), the pid of its live loop in `<repo>/.ralph/loops.json`.
+    /// As in ralph 2.10, an entry is alive only while its pid lives and its worktree directory exists (a worktree
+    /// removed under a still-running process is a zombie, not a live loop).
     static func worktreeLoopPID(workspace: String) -> Int? {
         guard let repository = RalphLayout(workspace: workspace).repositoryOfWorktree else { return nil }
         let repo = repository.workspace
@@ -122,7 +142,7 @@ public enum LivenessProbe {
         else { return nil }
         for case .object(let entry) in loops {
             guard let path = entry["worktree_path"]?.stringValue, FileSystem.join(repo, path) == workspace,
-                let pid = entry["pid"]?.intValue, isProcessAlive(pid)
+                let pid = entry["pid"]?.intValue, isProcessAlive(pid), FileSystem.status(workspace)?.isDirectory == true
             else { continue }
             return pid
         }

@@ -49,11 +49,12 @@ public enum LoopTerminate {
         return StopReason(reason: reason, message: message, iterations: iterations, duration: duration, exitCode: exitCode, at: at)
     }
 
-    /// The session status a termination reason stands for.
+    /// The session status a termination reason stands for. ralph 2.10's `cancelled` (the cancellation promise, exit
+    /// 0) is a stop; `loop_stale` and `workspace_gone` (exit 1) are failures, like every other limit or failure reason.
     public static func status(forReason reason: String) -> SessionStatus {
         switch reason {
         case "completed": .completed
-        case "stopped", "interrupted", "restart_requested", "exited": .stopped
+        case "stopped", "interrupted", "restart_requested", "exited", "cancelled": .stopped
         default: .failed
         }
     }

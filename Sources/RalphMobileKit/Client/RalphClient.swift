@@ -152,7 +152,11 @@ public struct RalphClient: Sendable {
     // MARK: - Steering
 
     public func start(_ request: StartSessionRequest) async throws(RalphClientError) -> StartSessionResponse { try await send(.POST, "/api/sessions", json: request) }
-    public func stop(_ id: String) async throws(RalphClientError) -> StopSessionResponse { try await send(.DELETE, "/api/sessions/\(Self.component(id))") }
+    /// Stops a run: gracefully (ralph ends at its next iteration boundary; answers `stopping`) unless `force`, which
+    /// signals the process group (a second stop while a graceful one is pending forces too).
+    public func stop(_ id: String, force: Bool = false) async throws(RalphClientError) -> StopSessionResponse {
+        try await send(.DELETE, "/api/sessions/\(Self.component(id))" + (force ? "?force=true" : ""))
+    }
     public func pause(_ id: String) async throws(RalphClientError) -> ControlResponse { try await send(.POST, "/api/sessions/\(Self.component(id))/pause") }
     public func resume(_ id: String) async throws(RalphClientError) -> ControlResponse { try await send(.POST, "/api/sessions/\(Self.component(id))/resume") }
     public func emit(_ id: String, topic: String, payload: JSONValue? = nil) async throws(RalphClientError) -> EmitResponse {

@@ -227,9 +227,10 @@ public final class SessionMonitor {
         await refreshStatus()
     }
 
-    /// Stops the run (SIGTERM, then SIGKILL after the server's grace period). Ask the user first.
-    public func stop() async throws(RalphClientError) -> StopSessionResponse {
-        let result = try await perform { () async throws(RalphClientError) in try await self.client.stop(self.sessionID) }
+    /// Stops the run: gracefully at the end of its iteration, or (`force`, or a second stop) by signal. Ask the user
+    /// first.
+    public func stop(force: Bool = false) async throws(RalphClientError) -> StopSessionResponse {
+        let result = try await perform { () async throws(RalphClientError) in try await self.client.stop(self.sessionID, force: force) }
         pausedFromThisClient = false
         await refreshStatus()
         return result

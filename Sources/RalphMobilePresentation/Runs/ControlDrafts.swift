@@ -98,14 +98,25 @@ public struct StopConfirmation: Sendable, Equatable, Identifiable {
     public var isDestructive: Bool
     public var id: String { sessionID }
 
+    /// Whether confirming forces the stop (a graceful one is already pending).
+    public var force: Bool
+
     public init(session: Session) {
         sessionID = session.id
+        force = ControlWords.nextStopForces(session)
         let task = session.taskName.map { Formatting.oneLine($0, max: 60) } ?? ""
         let name = task.isEmpty ? "run \(Formatting.id8(session.id))" : "“\(task)”"
-        title = "Stop this run?"
-        message = "\(name.prefix(1).uppercased() + name.dropFirst()) is at iteration \(Formatting.iteration(session.iteration, of: session.total)). "
-            + "ralph gets SIGTERM and a few seconds to write loop.terminate and exit; then it is killed. The run cannot be resumed."
-        confirmLabel = "Stop run"
+        let at = "\(name.prefix(1).uppercased() + name.dropFirst()) is at iteration \(Formatting.iteration(session.iteration, of: session.total)). "
+        if force {
+            title = "Force-stop this run?"
+            message = at + "A stop at the end of the iteration is already pending. Forcing sends ralph SIGTERM and a few seconds to write "
+                + "loop.terminate and exit; then it is killed. The run cannot be resumed."
+            confirmLabel = "Force stop"
+        } else {
+            title = "Stop this run?"
+            message = at + "ralph finishes this iteration, then stops and records it (its own loop.terminate). The run cannot be resumed."
+            confirmLabel = "Stop at end of iteration"
+        }
         cancelLabel = "Cancel"
         isDestructive = true
     }

@@ -15,12 +15,14 @@ extension SessionDetailScreenModel {
         }
     }
 
-    /// Resumes a paused run (SIGCONT).
+    /// Resumes a run: SIGCONT when the server paused it; a resume request when a hook suspended it.
     public func resumeRun() async {
         guard modeControl.showsResume else { return }
+        let suspended = monitor.session?.mode == .suspended
         await run(.resume) { () async throws(RalphClientError) in
             try await self.monitor.resume()
-            return "Resumed" + (self.monitor.session?.pid.map { " (pid \($0))" } ?? "")
+            let pid = self.monitor.session?.pid.map { " (pid \($0))" } ?? ""
+            return suspended ? "Resume requested: the suspended loop goes on" + pid : "Resumed" + pid
         }
     }
 
@@ -33,7 +35,8 @@ extension SessionDetailScreenModel {
     /// Drops the confirmation; nothing is stopped.
     public func cancelStop() { stopConfirmation = nil }
 
-    /// Stops the run the confirmation was asked for (SIGTERM, then SIGKILL after the server's grace period).
+    /// Stops the run the confirmation was asked for: at the end of its iteration, or forced (SIGTERM, then SIGKILL
+    /// after the server's grace period) when a graceful stop was already pending.
     public func confirmStop() async {
         guard let confirmation = stopConfirmation, confirmation.sessionID == monitor.session?.id, modeControl.showsStop else {
             stopConfirmation = nil
@@ -41,8 +44,9 @@ extension SessionDetailScreenModel {
         }
         stopConfirmation = nil
         await run(.stop) { () async throws(RalphClientError) in
-            let answer = try await self.monitor.stop()
-            return "Stopped with \(answer.signal)" + (answer.terminated ? "" : " (ralph did not write loop.terminate)")
+            let answer = try await self.monitor.stop(force: confirmation.force)
+            if answer.status == "stopping" { return "Stopping at the end of this iteration" }
+            return "Stopped with \(answer.signal ?? "a signal")" + (answer.terminated ? "" : " (ralph did not write loop.terminate)")
         }
     }
 

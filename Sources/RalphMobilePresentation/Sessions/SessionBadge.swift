@@ -24,6 +24,7 @@ public struct SessionBadge: Sendable, Equatable {
         switch mode {
         case .live: SessionBadge(text: "live", tone: .success, accessibilityLabel: "Live")
         case .paused: SessionBadge(text: "paused", tone: .warning, accessibilityLabel: "Paused")
+        case .suspended: SessionBadge(text: "suspended", tone: .warning, accessibilityLabel: "Suspended by a hook")
         case .complete: SessionBadge(text: "complete", tone: .neutral, accessibilityLabel: "Complete")
         default: SessionBadge(text: mode.rawValue, tone: .info, accessibilityLabel: "Mode \(mode.rawValue)")
         }
@@ -37,6 +38,7 @@ public struct SessionBadge: Sendable, Equatable {
     public static func status(_ status: SessionStatus, mode: SessionMode) -> SessionBadge? {
         if status.rawValue.isEmpty || status.rawValue == mode.rawValue { return nil }
         if mode == .live && status == .running { return nil }
+        if mode == .suspended && status == .suspended { return nil }
         let tone: BadgeTone =
             switch status {
             case .completed: .success
@@ -50,6 +52,6 @@ public struct SessionBadge: Sendable, Equatable {
 }
 
 extension Session {
-    /// A run that is going on: live, paused, or started by the server and not yet writing events.
-    public var isActive: Bool { mode == .live || mode == .paused || status == .starting }
+    /// A run that is going on: live, paused, suspended by a hook, or started by the server and not yet writing events.
+    public var isActive: Bool { mode == .live || mode == .paused || mode == .suspended || status == .starting }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RalphAPI
+import RalphMobileKit
 
 /// One row of the sessions list, ready to lay out: every text is formatted, nothing is left for the view to decide.
 public struct SessionRow: Sendable, Equatable, Identifiable {
@@ -26,10 +27,13 @@ public struct SessionRow: Sendable, Equatable, Identifiable {
     public var lastEventRelative: String
     /// `workspace root`, or the workspace directory relative to its root.
     public var workspaceText: String
-    /// Live or paused (or starting): drawn as active.
+    /// Live, paused, suspended by a hook (or starting): drawn as active.
     public var isActive: Bool
     /// Hidden on this device (shown only with "show hidden").
     public var isHidden: Bool
+    /// Who holds the run and any stop asked, in words ("Suspended by hook ci-gate: tests failed · stopping at the end
+    /// of this iteration"); nil when neither.
+    public var controlText: String?
     /// Everything above in one sentence for VoiceOver.
     public var accessibilityLabel: String
 
@@ -50,8 +54,11 @@ public struct SessionRow: Sendable, Equatable, Identifiable {
         workspaceText = session.workspace.isEmpty || session.workspace == "." ? "workspace root" : session.workspace
         isActive = session.isActive
         self.isHidden = isHidden
+        let control = [ControlWords.hold(session), ControlWords.stop(session)].compactMap { $0 }
+        controlText = control.isEmpty ? nil : control.joined(separator: " · ")
         var parts = [title, mode.accessibilityLabel]
         if let status { parts.append(status.accessibilityLabel) }
+        parts += control
         parts.append("iteration " + (session.total.map { "\(session.iteration) of \($0)" } ?? String(session.iteration)))
         parts.append(hat.map { "hat \($0)" } ?? "no hat yet")
         parts.append("started \(startedRelative)")

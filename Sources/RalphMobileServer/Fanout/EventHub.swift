@@ -19,6 +19,8 @@ final class EventHub: RunCatalogObserver, Sendable {
     /// Runs run control has paused (it tells ``pauseChanged(id:paused:current:)``): a session's mode is the files'
     /// view plus this.
     private let paused = Mutex<Set<String>>([])
+    /// Stops run control recorded (it tells ``stopChanged(id:request:current:)``), shown on the sessions announced.
+    private let stops = Mutex<[String: StopRequest]>([:])
 
     init(queueBytes: Int, queueFrames: Int, globalLogCapacity: Int = 4096) {
         runs = Fanout(queueBytes: queueBytes, queueFrames: queueFrames)
@@ -69,7 +71,9 @@ final class EventHub: RunCatalogObserver, Sendable {
 
     /// Announces a run's session on the global stream, paused as run control last said.
     private func announce(_ snapshot: RunSnapshot, as name: String) {
-        global.announce(as: name) { snapshot.session(paused: paused.withLock { $0.contains(snapshot.id) }) }
+        global.announce(as: name) {
+            snapshot.session(paused: paused.withLock { $0.contains(snapshot.id) }, stop: stops.withLock { $0[snapshot.id] })
+        }
     }
 
     /// Run control paused or resumed a run: its session is announced again (read from `current`, the catalog's latest
@@ -80,9 +84,24 @@ final class EventHub: RunCatalogObserver, Sendable {
         }
         guard runs.head(id) != nil else { return }
         global.announce(as: StreamEventName.sessionUpdated) {
-            current().map { $0.session(paused: paused.withLock { $0.contains(id) }) }
+            current().map { $0.session(paused: paused.withLock { $0.contains(id) }, stop: stops.withLock { $0[id] }) }
         }
         if runs.stateInterest(id).any { stateQueue.mark(id, changed: true) }
+    }
+
+    /// Run control recorded a stop (graceful or forced): the session is announced again with it, as for a pause.
+    func stopChanged(id: String, request: StopRequest, current: @escaping () -> RunSnapshot?) {
+        stops.withLock { $0[id] = request }
+        guard runs.head(id) != nil else { return }
+        global.announce(as: StreamEventName.sessionUpdated) {
+            current().map { $0.session(paused: paused.withLock { $0.contains(id) }, stop: stops.withLock { $0[id] }) }
+        }
+        if runs.stateInterest(id).any { stateQueue.mark(id, changed: true) }
+    }
+
+    /// The stops a previous server process recorded (read from run control's state at start).
+    func knowStops(_ recorded: [String: StopRequest]) {
+        stops.withLock { $0.merge(recorded) { _, new in new } }
     }
 
     /// The `end` frame for a run that is over.

@@ -45,10 +45,10 @@ struct RunNotificationRules {
     }
 
     /// Live runs silent for `threshold` or more (each silence once: the key names the event count it stopped at).
-    /// `paused` runs are silent on purpose and are left out.
+    /// `paused` runs and runs a lifecycle hook holds suspended are silent on purpose and are left out.
     func silentRuns(_ snapshots: [RunSnapshot], threshold: TimeInterval, paused: (String) -> Bool, now: Date) -> [NotificationEvent] {
         snapshots.compactMap { snapshot in
-            guard snapshot.isLive, !paused(snapshot.id), let seen = activity[snapshot.id], seen.lines == snapshot.state.lineCount,
+            guard snapshot.isLive, !paused(snapshot.id), !snapshot.isSuspended, let seen = activity[snapshot.id], seen.lines == snapshot.state.lineCount,
                 now.timeIntervalSince(seen.since) >= threshold
             else { return nil }
             let name = Self.name(snapshot)

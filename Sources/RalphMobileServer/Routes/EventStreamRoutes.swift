@@ -153,7 +153,7 @@ struct EventStreamRoutes {
         guard let snapshot = lookup.catalog.snapshot(id: runID) else { return }
         var frames = ByteBuffer()
         if withState {
-            var state = SSEFrame.event(id: nil, name: StreamEventName.state, value: try await lookup.detailed(snapshot).detail(paused: lookup.supervisor.isPaused(runID)))
+            var state = SSEFrame.event(id: nil, name: StreamEventName.state, value: try await lookup.detailed(snapshot).detail(paused: lookup.supervisor.isPaused(runID), stop: lookup.supervisor.stopRecord(for: runID)))
             frames.writeBuffer(&state)
         }
         var end = EventHub.endFrame(for: snapshot)

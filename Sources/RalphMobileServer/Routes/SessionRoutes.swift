@@ -23,9 +23,10 @@ struct SessionRoutes {
         await catalog.waitUntilReady()
         let now = Date()
         let paused = lookup.supervisor.pausedRunIDs()
+        let stops = lookup.supervisor.stopRecords()
         // Sorted by small keys, not by the snapshots themselves (moving large values around dominates otherwise).
         let runs = catalog.snapshots()
-            .map { (start: $0.startDate ?? .distantPast, session: $0.session(paused: paused.contains($0.id), now: now)) }
+            .map { (start: $0.startDate ?? .distantPast, session: $0.session(paused: paused.contains($0.id), stop: stops[$0.id], now: now)) }
             .sorted { ($0.start, $0.session.id) > ($1.start, $1.session.id) }
             .map(\.session)
         // Runs this server started whose events file does not exist yet come first: they are the newest.
@@ -34,14 +35,16 @@ struct SessionRoutes {
 
     func status(_ context: AppRequestContext) async throws -> Response {
         switch try await target(context) {
-        case .run(let snapshot): return JSONResponse.make(snapshot.session(paused: lookup.supervisor.isPaused(snapshot.id)))
+        case .run(let snapshot): return JSONResponse.make(snapshot.session(paused: lookup.supervisor.isPaused(snapshot.id), stop: lookup.supervisor.stopRecord(for: snapshot.id)))
         case .pending(let started): return JSONResponse.make(try pendingSession(started))
         }
     }
 
     func detail(_ context: AppRequestContext) async throws -> Response {
         switch try await target(context) {
-        case .run(let snapshot): return JSONResponse.make(try await lookup.detailed(snapshot).detail(paused: lookup.supervisor.isPaused(snapshot.id)))
+        case .run(let snapshot): return JSONResponse.make(
+                try await lookup.detailed(snapshot).detail(paused: lookup.supervisor.isPaused(snapshot.id), stop: lookup.supervisor.stopRecord(for: snapshot.id))
+            )
         case .pending(let started):
             let session = try pendingSession(started)
             return JSONResponse.make(

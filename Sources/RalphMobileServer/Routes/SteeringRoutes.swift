@@ -21,7 +21,7 @@ struct SteeringRoutes {
 
     func register(on routes: Routes) {
         routes.admin.post("/api/sessions") { request, context in try await start(request, context) }
-        routes.admin.delete("/api/sessions/{id}") { _, context in try await stop(context) }
+        routes.admin.delete("/api/sessions/{id}") { request, context in try await stop(request, context) }
         routes.operator.post("/api/sessions/{id}/pause") { _, context in try await pause(context) }
         routes.operator.post("/api/sessions/{id}/resume") { _, context in try await resume(context) }
         routes.operator.post("/api/sessions/{id}/emit") { request, context in try await emit(request, context) }
@@ -50,16 +50,29 @@ struct SteeringRoutes {
 
     // MARK: - Stop, pause, resume
 
-    func stop(_ context: AppRequestContext) async throws -> Response {
+    /// Graceful by default (ralph's `.ralph/stop-requested`; answers `200 {"status":"stopping"}` at once); forced
+    /// with `?force=true`, a `{"force": true}` body, or a second stop while a graceful one is pending.
+    func stop(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let force = try await StopForce.read(request, context: context)
         let id: String
         switch try await lookup.target(context.parameters.get("id") ?? "") {
         case .run(let snapshot): id = snapshot.id
         case .pending(let started): id = started.pendingID
         }
         do {
-            let outcome = try await supervisor.stop(sessionID: id)
-            return JSONResponse.make(StopSessionResponse(status: "stopped", signal: outcome.signal, pid: outcome.pid, terminated: outcome.terminated))
-        } catch let error as RunSupervisor.ControlError {
+            switch try await supervisor.requestStop(sessionID: id, force: force) {
+            case .stopping(let request, let pid):
+                return JSONResponse.make(
+                    StopSessionResponse(
+                        status: "stopping", signal: nil, pid: pid, terminated: false, kind: request.kind, message: StopSessionResponse.gracefulMessage
+                    )
+                )
+            case .stopped(let request, let outcome):
+                return JSONResponse.make(
+                    StopSessionResponse(status: "stopped", signal: outcome.signal, pid: outcome.pid, terminated: outcome.terminated, kind: request.kind)
+                )
+            }
+        } catch {
             throw APIError(error)
         }
     }
@@ -68,8 +81,12 @@ struct SteeringRoutes {
         try await control(context, answer: "paused") { try await supervisor.pause(sessionID: $0) }
     }
 
+    /// SIGCONT for a run this server paused (`resumed`); `.ralph/resume-requested` for a loop a hook suspended
+    /// (`resume_requested`); `409` with words for a run that is neither.
     func resume(_ context: AppRequestContext) async throws -> Response {
-        try await control(context, answer: "resumed") { try await supervisor.resume(sessionID: $0) }
+        let snapshot = try await lookup.run(context.parameters.get("id") ?? "")
+        let answer = supervisor.resumeKind(sessionID: snapshot.id) == "resume_requested" ? "resume_requested" : "resumed"
+        return try await control(context, answer: answer) { try await supervisor.resume(sessionID: $0) }
     }
 
     /// Pause and resume: a run (not a pending one), the supervisor's errors mapped.

@@ -18,19 +18,34 @@ struct PauseCommand: AsyncParsableCommand {
 }
 
 struct ResumeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume a paused run (SIGCONT).")
+    static let configuration = CommandConfiguration(
+        commandName: "resume",
+        abstract: "Resume a run: SIGCONT if the server paused it; a loop a hook suspended is asked to go on (.ralph/resume-requested)."
+    )
     @OptionGroup var target: SessionTarget
-    @MainActor func run() async throws { try await target.perform { "resumed (pid \(try await $0.resume(target.id).pid))" } }
+    @MainActor func run() async throws {
+        try await target.perform { client in
+            let answer = try await client.resume(target.id)
+            return answer.status == "resume_requested"
+                ? "resume requested (pid \(answer.pid)): the suspended loop goes on" : "resumed (pid \(answer.pid))"
+        }
+    }
 }
 
 struct StopCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stop",
-        abstract: "Stop a run: SIGTERM, then SIGKILL after the server's grace period.",
-        discussion: "Asks for confirmation unless --yes is given; without a terminal to ask on, --yes is required."
+        abstract: "Stop a run at the end of its iteration (ralph's own stop); --force signals it (SIGTERM, then SIGKILL).",
+        discussion: """
+            Asks for confirmation unless --yes is given; without a terminal to ask on, --yes is required. A second stop \
+            while a graceful one is pending forces it.
+            """
     )
 
     @OptionGroup var target: SessionTarget
+
+    @Flag(name: .long, help: "Signal the process group now instead of waiting for the end of the iteration.")
+    var force = false
 
     @Flag(name: [.short, .long], help: "Do not ask for confirmation.")
     var yes = false
@@ -43,15 +58,15 @@ struct StopCommand: AsyncParsableCommand {
                 guard isatty(STDIN_FILENO) == 1 else {
                     throw RalphMobileFailure(message: "stopping needs confirmation: run it in a terminal or pass --yes")
                 }
-                Output.write("Stop run \(session.id.prefix(8)) (\(session.taskName ?? session.path), iteration \(session.iteration))? [y/N] ", to: STDOUT_FILENO)
+                let how = force || ControlWords.nextStopForces(session) ? "Force-stop" : "Stop (at the end of this iteration)"
+                Output.write("\(how) run \(session.id.prefix(8)) (\(session.taskName ?? session.path), iteration \(session.iteration))? [y/N] ", to: STDOUT_FILENO)
                 let reply = readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
                 guard reply == "y" || reply == "yes" else {
                     say("not stopped")
                     return
                 }
             }
-            let answer = try await client.stop(session.id)
-            say("stopped (pid \(answer.pid), \(answer.signal)\(answer.terminated ? ", ralph recorded its termination" : ""))")
+            say(ControlWords.stopAnswer(try await client.stop(session.id, force: force)))
         }
     }
 }

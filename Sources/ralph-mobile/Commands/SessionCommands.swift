@@ -89,6 +89,9 @@ struct StatusCommand: AsyncParsableCommand {
             row("workspace", s.workspace)
             row("run file", s.path)
             if let pid = s.pid { row("pid", String(pid)) }
+            if let hold = ControlWords.hold(s) { row("held", theme.paint(hold, Theme.gold, bold: true)) }
+            if s.mode == .suspended { row("", theme.dim("go on with: ralph-mobile resume \(s.id.prefix(8))")) }
+            if let stop = ControlWords.stop(s) { row("stop", stop) }
             if let reason = format.stopReason(detail.stopReason) { row("stopped", reason) }
             row("hat flow", format.hatFlow(detail.hatFlow))
             row("backpressure", format.backpressure(detail.backpressure))

@@ -137,8 +137,7 @@ final class Dashboard {
             mode = .normal
             if byte == UInt8(ascii: "y") || byte == UInt8(ascii: "Y") {
                 await act("stopping…") {
-                    let answer = try await self.monitor.stop()
-                    return "stopped (\(answer.signal)\(answer.terminated ? ", ralph recorded its termination" : ""))"
+                    ControlWords.stopAnswer(try await self.monitor.stop(force: self.monitor.session.map(ControlWords.nextStopForces) ?? false))
                 }
             } else {
                 message = ("not stopped", false)
@@ -329,7 +328,9 @@ final class Dashboard {
             }
             lines.append(text)
         case .confirmStop:
-            lines.append(" " + t.bad("Stop run \(monitor.sessionID.prefix(8))?") + "  " + t.accent("y") + " stop (SIGTERM, then SIGKILL)  ·  any other key: keep it running")
+            let forces = monitor.session.map(ControlWords.nextStopForces) ?? false
+            let what = forces ? " force-stop now (SIGTERM, then SIGKILL)" : " stop at the end of this iteration"
+            lines.append(" " + t.bad("Stop run \(monitor.sessionID.prefix(8))?") + "  " + t.accent("y") + what + "  ·  any other key: keep it running")
         case .input(let prompt, let text):
             lines.append(" \(t.accent(prompt.label)): \(String(decoding: text, as: UTF8.self))\(t.paint("▌", Theme.cyan))   \(t.dim("Enter to send · Esc to cancel"))")
         }

@@ -45,7 +45,7 @@ struct Format {
         let header = ["ID", "MODE", "ITER", "HAT", "STARTED", "LAST EVENT", "EVENTS", "TASK"]
         let rows: [[String]] = sessions.map { s in
             [
-                theme.accent(String(s.id.prefix(8))), theme.mode(s.mode), iteration(s), theme.hat(s.hat), Text.dateTime(s.startedAt),
+                theme.accent(String(s.id.prefix(8))), theme.mode(s.mode) + (ControlWords.nextStopForces(s) ? theme.dim(" (stopping)") : ""), iteration(s), theme.hat(s.hat), Text.dateTime(s.startedAt),
                 Text.dateTime(s.lastEventAt), String(s.eventCount), s.taskName ?? theme.dim("—"),
             ]
         }

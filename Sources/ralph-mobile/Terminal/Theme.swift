@@ -33,6 +33,7 @@ struct Theme: Sendable {
         switch mode {
         case .live: paint("live", Self.green, bold: true)
         case .paused: paint("paused", Self.gold, bold: true)
+        case .suspended: paint("suspended", Self.gold, bold: true)
         default: dim(mode.rawValue)
         }
     }

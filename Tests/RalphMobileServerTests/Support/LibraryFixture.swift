@@ -92,6 +92,8 @@ enum LibraryFixture {
             "this line is not json and must survive",
         ]
         Fixture.write(tasks.joined(separator: "\n") + "\n", to: ws + "/.ralph/agent/tasks.jsonl")
+        // A worktree loop is alive only while its worktree exists (ralph 2.10); dead-loop's does not.
+        Fixture.write("", to: ws + "/.worktrees/bright-maple/README.md")
         Fixture.write(
             """
             {

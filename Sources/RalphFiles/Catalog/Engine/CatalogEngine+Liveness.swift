@@ -52,6 +52,7 @@ extension CatalogEngine {
                 }
                 if let changed, before.isLive != changed.isLive || before.liveness.pid != changed.liveness.pid
                     || before.isCurrent != changed.isCurrent || before.config != changed.config || before.liveness.robot != changed.liveness.robot
+                    || before.liveness.suspension != changed.liveness.suspension || before.liveness.stopRequestedAt != changed.liveness.stopRequestedAt
                 {
                     catalog.announce(.updated(changed))
                 }

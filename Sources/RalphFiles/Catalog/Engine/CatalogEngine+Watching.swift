@@ -69,7 +69,8 @@ extension CatalogEngine {
             if event.mask & (Inotify.create | Inotify.movedTo | Inotify.delete | Inotify.movedFrom) != 0 {
                 dirtyStateDirectories.insert(event.directory)
             }
-        } else if event.name == RalphLayout.currentEventsName || event.name == RalphLayout.loopLockName {
+        } else if [RalphLayout.currentEventsName, RalphLayout.loopLockName, RalphLayout.stopRequestedName, RalphLayout.suspendStateName].contains(event.name) {
+            // The control files are part of the directory's liveness view: a stop pending, a hook suspension.
             dirtyStateDirectories.insert(event.directory)
         } else if event.name == RalphLayout.apiDirectoryName, layout == .ralph {
             // `.ralph/api` appeared or went: watch it (rescan), and read what it holds.

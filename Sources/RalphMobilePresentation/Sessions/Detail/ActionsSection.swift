@@ -13,7 +13,7 @@ public struct ActionsSection: Sendable, Equatable {
     public var note: String?
 
     public init(session: Session?, hasPendingQuestion: Bool, capabilities: Capabilities) {
-        let active = session.map { $0.mode == .live || $0.mode == .paused } ?? false
+        let active = session.map { $0.mode == .live || $0.mode == .paused || $0.mode == .suspended } ?? false
         showsSteer = capabilities.canSteer && active
         showsEmit = capabilities.canSteer && active
         showsAnswer = capabilities.canSteer && active && hasPendingQuestion

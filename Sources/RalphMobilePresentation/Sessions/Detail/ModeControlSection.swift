@@ -1,9 +1,10 @@
 import RalphAPI
+import RalphMobileKit
 
 /// Section 6: the run's mode and the buttons that change it, as the role and the run's state allow.
 ///
 /// - A viewer sees no controls at all (``isShown`` is false).
-/// - Pause shows while the run is live, Resume while it is paused (operator and admin).
+/// - Pause shows while the run is live, Resume while it is paused or suspended by a hook (operator and admin).
 /// - Stop shows while the run is live or paused, for admins only; an operator is told that stopping needs an admin.
 /// - A finished run has no buttons: the note says so.
 public struct ModeControlSection: Sendable, Equatable {
@@ -17,20 +18,34 @@ public struct ModeControlSection: Sendable, Equatable {
     public var showsStop: Bool
     /// `Stopping a run needs an admin key.`, for an operator watching an active run.
     public var stopNote: String?
+    /// The stop button: "Stop at end of iteration", then "Force stop" once a graceful stop is pending.
+    public var stopLabel: String
+    /// Whether the stop button forces (a graceful stop is pending).
+    public var stopForces: Bool
+    /// The stop asked of the run, in words ("stopping at the end of this iteration"; after the end, which stop it was).
+    public var stopLine: String?
+    /// Who holds the run: "Suspended by hook ci-gate: <reason>" or "Paused by the server (SIGSTOP)".
+    public var holdLine: String?
 
     public init(session: Session?, capabilities: Capabilities) {
         let mode = session?.mode ?? .complete
-        let active = mode == .live || mode == .paused
+        let active = mode == .live || mode == .paused || mode == .suspended
         isShown = capabilities.canSteer
         self.mode = .mode(mode)
         switch mode {
         case .live: note = "ralph is running. Pausing stops its processes (SIGSTOP) until you resume."
-        case .paused: note = "Paused: ralph’s processes are stopped. Resume to let it continue."
+        case .paused: note = "Paused by the server: ralph’s processes are stopped (SIGSTOP). Resume to let it continue."
+        case .suspended: note = "A lifecycle hook suspended the loop. Resume asks ralph to go on (.ralph/resume-requested)."
         default: note = "This run is over: it can no longer be paused, stopped, steered or sent events. Export still works."
         }
         showsPause = capabilities.canSteer && mode == .live
-        showsResume = capabilities.canSteer && mode == .paused
+        // Resume is a SIGCONT for our pause and a resume request for a hook's suspension: both for operators.
+        showsResume = capabilities.canSteer && (mode == .paused || mode == .suspended)
         showsStop = capabilities.canStopRuns && active
         stopNote = capabilities.canSteer && !capabilities.canStopRuns && active ? "Stopping a run needs an admin key." : nil
+        stopForces = session.map(ControlWords.nextStopForces) ?? false
+        stopLabel = session.map(ControlWords.stopButton) ?? "Stop at end of iteration"
+        stopLine = session.flatMap(ControlWords.stop)
+        holdLine = session.flatMap(ControlWords.hold)
     }
 }

@@ -12,6 +12,12 @@ struct ModeControlCard: View {
     var body: some View {
         DetailCard("Mode & control", accessory: { SessionBadgeView(badge: section.mode) }) {
             NoteText(section.note)
+            if let hold = section.holdLine {
+                Text(hold).font(.subheadline.weight(.semibold)).foregroundStyle(Color(theme: .warning))
+            }
+            if let stop = section.stopLine {
+                Text(stop).font(.subheadline).foregroundStyle(Color(theme: .warning))
+            }
             HStack {
                 if section.showsPause {
                     Button(action: onPause) {
@@ -30,11 +36,13 @@ struct ModeControlCard: View {
                 }
                 if section.showsStop {
                     Button(role: .destructive, action: onStop) {
-                        Label(ControlAction.stop.title(running: runningAction), systemImage: "stop.fill")
+                        Label(
+                            runningAction == .stop ? ControlAction.stop.title(running: runningAction) : section.stopLabel,
+                            systemImage: "stop.fill")
                     }
                     .buttonStyle(.bordered)
                     .tint(Color(theme: .danger))
-                    .accessibilityLabel("Stop the run")
+                    .accessibilityLabel(section.stopForces ? "Force-stop the run" : "Stop the run at the end of this iteration")
                 }
             }
             .disabled(runningAction != nil)

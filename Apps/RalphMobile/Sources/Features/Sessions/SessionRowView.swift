@@ -26,6 +26,12 @@ struct SessionRowView: View {
                     .font(.headline)
                     .foregroundStyle(Color(theme: .text))
                     .lineLimit(2)
+                if let control = row.controlText {
+                    Text(control)
+                        .font(.subheadline.weight(.semibold))
+                        .foregroundStyle(Color(theme: .warning))
+                        .lineLimit(2)
+                }
                 HStack(spacing: 8) {
                     Label(row.iterationText, systemImage: "arrow.triangle.2.circlepath")
                     if let hat = row.hat {

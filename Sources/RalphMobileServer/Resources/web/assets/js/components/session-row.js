@@ -4,6 +4,7 @@
 
 import { h, render, hatBadge, setRelativeTime } from '../ui.js';
 import { id8 } from '../format.js';
+import { holdLine, stopLine } from '../words/control.js';
 
 /** @typedef {import('../state/session.js').SessionSummary} SessionSummary */
 
@@ -18,12 +19,14 @@ export class SessionRow {
     this.started = h('time', {});
     this.last = h('time', {});
     this.ws = h('span', { class: 'sl-ws' });
+    this.note = h('div', { class: 'row-sub sl-control warn', 'data-test': 'control-note', hidden: true });
     const link = h('a', { class: 'row-link', href: '#/sessions/' + encodeURIComponent(id) },
       h('div', { class: 'sl-badges' }, this.mode, this.status),
       h('div', { class: 'row-main' },
         this.task,
         h('div', { class: 'row-sub sl-line' }, h('span', { class: 'mono' }, id8(id)), h('span', {}, h('span', { class: 'sl-label' }, 'it '), this.iteration), this.hat),
         h('div', { class: 'row-sub sl-line' }, h('span', {}, 'started ', this.started), h('span', {}, 'last ', this.last)),
+        this.note,
         h('div', { class: 'row-sub' }, this.ws)),
       h('span', { class: 'sl-chevron', 'aria-hidden': 'true' }, '\u203A'));
     this.li = h('li', { 'data-test': 'session-row', 'data-id': id, class: 'sl-row' }, link);
@@ -32,7 +35,8 @@ export class SessionRow {
 
   /** @param {SessionSummary} s */
   update(s) {
-    const key = JSON.stringify([s.mode, s.status, s.iteration, s.total, s.hat, s.task_name, s.started_at, s.last_event_at, s.workspace, s.path]);
+    const key = JSON.stringify([s.mode, s.status, s.iteration, s.total, s.hat, s.task_name, s.started_at, s.last_event_at, s.workspace, s.path,
+      s.stop_requested, s.suspension, s.paused_by]);
     if (key === this.key) return;
     this.key = key;
     const mode = s.mode || 'complete';
@@ -51,6 +55,9 @@ export class SessionRow {
     render(this.hat, s.hat ? hatBadge(s.hat) : h('span', { class: 'muted', title: 'No hat yet' }, '\u2014'));
     setRelativeTime(this.started, s.started_at);
     setRelativeTime(this.last, s.last_event_at);
+    const note = [holdLine(s), stopLine(s)].filter(Boolean).join(' \u00B7 ');
+    this.note.textContent = note;
+    this.note.hidden = !note;
     this.ws.textContent = s.workspace === '.' || !s.workspace ? 'workspace root' : s.workspace;
     this.ws.title = s.path || '';
   }

@@ -5,6 +5,7 @@
 import { api } from '../api.js';
 import { h, toast, confirmDialog, field, busy } from '../ui.js';
 import { modeOf, isActiveMode } from '../state/session.js';
+import { stopButtonLabel, stopLine, holdLine, nextStopForces, stopAnswerText, resumeAnswerText } from '../words/control.js';
 
 /** @typedef {import('../state/session.js').SessionState} SessionState */
 
@@ -47,12 +48,14 @@ export class ControlsView {
     this.onMode = onMode;
     this.modeBadge = el('span', { class: 'badge' });
     this.modeNote = el('p', { class: 'muted small sd-mode-note' });
+    this.holdNote = el('p', { class: 'small sd-hold warn', 'data-test': 'hold' });
+    this.stopNote = el('p', { class: 'small sd-stop-note', 'data-test': 'stop-note' });
     this.pauseButton = el('button', { type: 'button', class: 'btn', 'data-test': 'pause', onclick: () => this.pause() }, 'Pause');
     this.resumeButton = el('button', { type: 'button', class: 'btn primary', 'data-test': 'resume', onclick: () => this.resume() }, 'Resume');
-    this.stopButton = canAdmin ? el('button', { type: 'button', class: 'btn danger', 'data-test': 'stop', onclick: () => this.stop() }, 'Stop run') : null;
+    this.stopButton = canAdmin ? el('button', { type: 'button', class: 'btn danger', 'data-test': 'stop', onclick: () => this.stop() }, 'Stop at end of iteration') : null;
     const modeCard = h('section', { class: 'card sd-mode', 'aria-labelledby': 'sd-mode-title' },
       h('div', { class: 'card-head' }, h('h2', { id: 'sd-mode-title' }, 'Mode & control'), this.modeBadge),
-      this.modeNote,
+      this.modeNote, this.holdNote, this.stopNote,
       h('div', { class: 'btn-row' }, this.pauseButton, this.resumeButton, this.stopButton),
       canAdmin ? null : h('p', { class: 'muted small' }, 'Stopping a run needs an admin key.'));
     this.actionsCard = h('section', { class: 'card sd-actions', 'aria-labelledby': 'sd-actions-title' },
@@ -60,6 +63,8 @@ export class ControlsView {
       this.buildSteer(), this.buildEmit());
     this.element = h('div', { class: 'sd-controls', 'data-test': 'controls' }, modeCard, this.actionsCard);
     this.mode = 'complete';
+    /** @type {import('../words/control.js').ControlledSession} */
+    this.session = {};
   }
 
   buildSteer() {
@@ -91,6 +96,7 @@ export class ControlsView {
   /** @param {SessionState} state */
   update(state) {
     this.mode = modeOf(state);
+    this.session = /** @type {any} */ (state.detail);
     this.redraw();
   }
 
@@ -101,11 +107,22 @@ export class ControlsView {
     this.modeBadge.textContent = mode;
     this.modeNote.textContent = /** @type {Record<string, string>} */ ({
       live: 'ralph is running. Pausing stops its processes (SIGSTOP) until you resume.',
-      paused: 'Paused: ralph\u2019s processes are stopped. Resume to let it continue.',
+      paused: 'Paused by the server: ralph\u2019s processes are stopped (SIGSTOP). Resume to let it continue.',
+      suspended: 'A lifecycle hook suspended the loop. Resume asks ralph to go on (.ralph/resume-requested).',
     })[mode] || 'This run is over: it can no longer be paused, stopped, steered or sent events. Export JSON (at the top) still works.';
     this.pauseButton.hidden = mode !== 'live';
-    this.resumeButton.hidden = mode !== 'paused';
-    if (this.stopButton) this.stopButton.hidden = !active;
+    this.resumeButton.hidden = mode !== 'paused' && mode !== 'suspended';
+    const session = { ...this.session, mode };
+    const hold = holdLine(session);
+    this.holdNote.textContent = hold || '';
+    this.holdNote.hidden = !hold;
+    const stop = stopLine(session);
+    this.stopNote.textContent = stop ? 'Stop: ' + stop : '';
+    this.stopNote.hidden = !stop;
+    if (this.stopButton) {
+      this.stopButton.hidden = !active;
+      this.stopButton.textContent = stopButtonLabel(session);
+    }
     // A finished run takes no more events or guidance: its actions card goes away.
     this.actionsCard.hidden = !active;
     this.steerButton.disabled = !active;
@@ -122,25 +139,36 @@ export class ControlsView {
 
   resume() {
     busy(this.resumeButton, 'Resuming…', async () => {
+      const suspended = this.mode === 'suspended';
       const result = await api.post(this.base + '/resume');
-      toast('Resumed' + (result && result.pid ? ' (pid ' + result.pid + ')' : ''));
-      this.onMode('live', 'running');
+      toast(resumeAnswerText(result));
+      // A suspended loop goes on once ralph consumes the request: the next state frame says so.
+      if (!suspended) this.onMode('live', 'running');
     }).then(() => this.redraw());
   }
 
   async stop() {
-    const ok = await confirmDialog({
+    const force = nextStopForces({ ...this.session, mode: this.mode });
+    const ok = await confirmDialog(force ? {
+      title: 'Force-stop this run?',
+      message: 'A stop at the end of the iteration is already pending. Forcing sends ralph SIGTERM and a few seconds to write loop.terminate and exit; then it is killed.',
+      confirm: 'Force stop',
+      danger: true,
+    } : {
       title: 'Stop this run?',
-      message: 'ralph gets SIGTERM and a few seconds to write loop.terminate and exit; then it is killed. The run cannot be resumed.',
-      confirm: 'Stop run',
+      message: 'ralph finishes this iteration, then stops and records it (its own loop.terminate). The run cannot be resumed.',
+      confirm: 'Stop at end of iteration',
       danger: true,
     });
     if (!ok || this.isDisposed()) return;
     await busy(this.stopButton, 'Stopping…', async () => {
-      const result = await api.del(this.base);
-      toast('Stopped with ' + (result && result.signal ? result.signal : 'a signal')
-        + (result && result.terminated === false ? ' (ralph did not write loop.terminate)' : ''));
-      this.onMode('complete', 'stopped');
+      const result = await api.del(this.base + (force ? '?force=true' : ''));
+      toast(stopAnswerText(result));
+      if (result && result.status === 'stopping') {
+        this.session = { ...this.session, stop_requested: { kind: 'graceful', at: new Date().toISOString() } };
+      } else {
+        this.onMode('complete', 'stopped');
+      }
     });
     this.redraw();
   }

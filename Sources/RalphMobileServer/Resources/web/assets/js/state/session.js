@@ -33,7 +33,7 @@ import { emptyEventLog, foldWorkflow, resetEventLog } from './event-log.js';
  * @typedef {object} SessionSummary A run as `GET /api/sessions` lists it and `session.*` global frames carry it
  *   (an update may carry only the fields that changed).
  * @property {string} id
- * @property {string} [mode] live, paused, complete
+ * @property {string} [mode] live, paused, suspended, complete
  * @property {string} [status]
  * @property {string} [task_name]
  * @property {number} [iteration]
@@ -46,6 +46,10 @@ import { emptyEventLog, foldWorkflow, resetEventLog } from './event-log.js';
  * @property {string} [workspace]
  * @property {string} [path]
  * @property {number} [pid]
+ * @property {{kind: string, at: string} | null} [stop_requested] a stop asked: graceful (pending until the iteration ends) or forced
+ * @property {{hook_name: string, phase: string, reason?: string | null, suspend_mode: string, since?: string | null} | null} [suspension]
+ *   set while a lifecycle hook holds the loop suspended (mode `suspended`)
+ * @property {string | null} [paused_by] `server` when the mode is `paused` (our SIGSTOP)
  */
 
 /**
@@ -189,9 +193,9 @@ function withMode(detail, mode, status) {
 /** @param {SessionState} state */
 export const modeOf = (state) => state.detail.mode || 'complete';
 
-/// Live or paused: the run can still be controlled.
+/// Live, paused (by us) or suspended (by a hook): the run can still be controlled.
 /** @param {string} mode */
-export const isActiveMode = (mode) => mode === 'live' || mode === 'paused';
+export const isActiveMode = (mode) => mode === 'live' || mode === 'paused' || mode === 'suspended';
 
 /// Whether the screen must re-read the detail itself: only when the server sends no `state` frame (an older server:
 /// none came in time). Once frames flow, they carry every change; while the first one is awaited, nothing is read.

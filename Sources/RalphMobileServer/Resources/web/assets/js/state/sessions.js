@@ -60,7 +60,7 @@ export function reduceSessions(state, action) {
 
 /// Live, paused or starting: a run still going.
 /** @param {SessionSummary} s */
-export const isActiveSession = (s) => s.mode === 'live' || s.mode === 'paused' || s.status === 'starting';
+export const isActiveSession = (s) => s.mode === 'live' || s.mode === 'paused' || s.mode === 'suspended' || s.status === 'starting';
 
 /// Newest first (by start time, then id).
 /** @param {SessionSummary} a @param {SessionSummary} b */

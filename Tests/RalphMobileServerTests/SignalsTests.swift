@@ -20,7 +20,7 @@ struct SignalsTests {
         let first = try await HTTP.get(h.server.base + "/api/sessions/\(started.id)").json(SessionDetail.self).guidance
         #expect(first.map(\.text) == ["use the retry approach"] && first.first?.state == .pending, "\(first)")
 
-        let messages = try await h.stream(started.id).messagesUntilClosed(timeout: 15)
+        let messages = try await h.stream(started.id).messagesUntilClosed(timeout: 30)
         let ack = try #require(messages.first { $0.json["topic"] as? String == "human.guidance.ack" })
         #expect((ack.json["payload"] as? String)?.contains("use the retry approach") == true)
         let complete = try #require(messages.first { $0.json["topic"] as? String == "LOOP_COMPLETE" })

@@ -12,7 +12,7 @@ struct SignalsTests {
     func guidanceAcknowledged() async throws {
         let h = try await SteeringHarness.start()
         defer { h.stop() }
-        h.config("iterations: 3\npace: 0.6")
+        h.config("iterations: 3\npace: 2")
         let started = try await h.startRun()
         try await eventually(5, "the run's events file") { try await h.status(started.id).eventCount > 0 }
         let sent = try await h.post("/api/robot/guidance", #"{"session_id":"\#(started.id)","guidance_text":"use the retry approach"}"#)

@@ -18,6 +18,9 @@
 //     ask: "Which database?" # a human.interact question …
 //     ask_at: 2              # … asked in this iteration
 //     ignore_sigterm: false  # keep running on SIGTERM (to exercise SIGKILL)
+//     rpc_tool_seconds: 0.2  # with --rpc: how long an iteration's tool calls take (a steer lands in that time; default pace)
+//     rpc_tool_calls: 1      # with --rpc: tool calls per iteration (tool_call_start/end events)
+//     context_window: 200000 # with --rpc: iteration_end's context_window (context_tokens grow 20000 per iteration)
 
 import Foundation
 import RalphAPI
@@ -65,6 +68,7 @@ struct FakeRalph {
         let loop = try FakeLoop(options: options, behaviour: behaviour, prompt: prompt, cwd: cwd)
         _ = loop.sleepChecking(behaviour.number("start_delay", 0))
         try loop.begin()
+        loop.startRPC()
         loop.finish(try loop.run())
     }
 

@@ -38,6 +38,7 @@ struct WireSample: Sendable, CustomTestStringConvertible {
 struct WireRoundTripTests {
     static let samples: [WireSample] = WireSamples.sessions + WireSamples.chat + WireSamples.chatEvents
         + WireSamples.autoReply + WireSamples.workspace + WireSamples.notifications
+        + WireSamples.rpc
 
     @Test("encode → decode → equal, bytes stable", arguments: samples)
     func roundTrip(_ sample: WireSample) throws {

@@ -19,11 +19,13 @@ public struct SessionDetail: Codable, Hashable, Sendable {
     public var lineCount: Int
     /// Lines that are not events (invalid JSON, no topic, too long); blank lines are not counted.
     public var malformedLines: Int
+    /// What ralph's RPC mode reported, for a run this server started with `ralph run --rpc`; nil otherwise.
+    public var rpc: RpcTelemetry?
 
     public init(
         session: Session, stopReason: StopReason?, hatFlow: [HatTransition], hatTransitions: Int, hatUsage: [HatUsage],
         iterationStats: IterationStats, backpressure: Backpressure?, tokens: TokenMetrics?, recentToolCalls: [JSONValue],
-        recentEvents: [JSONValue], pendingQuestion: PendingQuestion?, lineCount: Int, malformedLines: Int
+        recentEvents: [JSONValue], pendingQuestion: PendingQuestion?, lineCount: Int, malformedLines: Int, rpc: RpcTelemetry? = nil
     ) {
         self.session = session
         self.stopReason = stopReason
@@ -38,6 +40,7 @@ public struct SessionDetail: Codable, Hashable, Sendable {
         self.pendingQuestion = pendingQuestion
         self.lineCount = lineCount
         self.malformedLines = malformedLines
+        self.rpc = rpc
     }
 
     enum CodingKeys: String, CodingKey {
@@ -52,6 +55,7 @@ public struct SessionDetail: Codable, Hashable, Sendable {
         case pendingQuestion = "pending_question"
         case lineCount = "line_count"
         case malformedLines = "malformed_lines"
+        case rpc
     }
 
     // The detail is the session object with more fields: flatten `session` into the top level.
@@ -70,6 +74,7 @@ public struct SessionDetail: Codable, Hashable, Sendable {
         pendingQuestion = try c.decodeIfPresent(PendingQuestion.self, forKey: .pendingQuestion)
         lineCount = try c.decode(Int.self, forKey: .lineCount)
         malformedLines = try c.decode(Int.self, forKey: .malformedLines)
+        rpc = try c.decodeIfPresent(RpcTelemetry.self, forKey: .rpc)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -87,5 +92,6 @@ public struct SessionDetail: Codable, Hashable, Sendable {
         try c.encode(pendingQuestion, forKey: .pendingQuestion)
         try c.encode(lineCount, forKey: .lineCount)
         try c.encode(malformedLines, forKey: .malformedLines)
+        try c.encodeIfPresent(rpc, forKey: .rpc)
     }
 }

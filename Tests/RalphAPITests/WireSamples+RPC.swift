@@ -8,7 +8,7 @@ extension WireSamples {
         iteration: 2, hat: "builder", durationMs: 1250, costUsd: 0.0125, inputTokens: 1200, outputTokens: 340, cacheReadTokens: 800,
         cacheWriteTokens: 100, contextWindow: 200_000, contextTokens: 42_000, loopCompleteTriggered: false, steered: true
     )
-    static let rpcToolCall = RpcToolCall(id: "tool-2-1", name: "Bash", input: .object(["command": .string("swift test")]), iteration: 3, startedAt: ts)
+    static let rpcToolCall = RpcToolCall(id: "tool-2-1", name: "Bash", input: .object(JSONObject([("command", .string("swift test"))])), iteration: 3, startedAt: ts)
     static let rpcAck = RpcAck(message: "Check the failing test first", appliesTo: "current", iteration: 3, at: later)
     static let rpcTelemetry = RpcTelemetry(
         costUsd: 0.025, inputTokens: 2400, outputTokens: 680, cacheReadTokens: 1600, cacheWriteTokens: 200, contextWindow: 200_000,

@@ -64,9 +64,9 @@ struct SteeringTests {
         #expect(try await h.post("/api/sessions/\(started.id)/resume", "").status == 409, "not paused")
     }
 
-    @Test("steer delivers human.guidance that ralph takes into its next iteration; emit returns the id the stream shows")
+    @Test("steer (without RPC) delivers human.guidance that ralph takes into its next iteration; emit returns the id the stream shows")
     func steerAndEmit() async throws {
-        let h = try await SteeringHarness.start()
+        let h = try await SteeringHarness.start { $0.ralphRPC = false }
         defer { h.stop() }
         h.config("iterations: 500\npace: 0.1")
         let started = try await h.startRun()

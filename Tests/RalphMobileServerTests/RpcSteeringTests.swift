@@ -92,7 +92,7 @@ struct RpcSteeringTests {
         #expect(rpc.iterations.last?.loopCompleteTriggered == true)
         #expect(sawToolCall, "a tool call in progress was streamed")
         try await eventually(10, "ralph's end over RPC") { try await detail(h, started.id).rpc?.terminatedReason == "completed" }
-        let log = try await HTTP.get(h.server.base + started.log + "?follow=false")
+        let log = try await HTTP.get(h.server.base + started.log)
         #expect(log.text.contains("fake ralph agent output line") && log.text.contains("ralph: completed after 3 iterations"))
         #expect(!log.text.contains(#""type":"text_delta""#), "text deltas are written as text")
         #expect(log.text.contains(#""type":"iteration_end""#), "other events are kept as their JSON lines")

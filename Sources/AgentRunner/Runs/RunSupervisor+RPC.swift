@@ -51,6 +51,12 @@ extension RunSupervisor {
         rpcChannel(sessionID: sessionID)?.telemetry
     }
 
+    /// Whether a started run may still add to its log: its process runs, or its RPC output is still being read (the
+    /// reader writes the log a little after ralph printed it).
+    public func isProducingOutput(_ run: StartedRun) -> Bool {
+        isRunning(run) || rpcChannels.state.withLock { $0.channels[run.pendingID] }?.telemetry.connected == true
+    }
+
     /// Calls `observer` with the session id (the run id once known, else the pending id) whenever a run's telemetry
     /// changes; on the channel's reader thread, so it must be quick.
     @discardableResult

@@ -150,7 +150,7 @@ struct SteeringRoutes {
         while true {
             // Decide whether this is the last read *before* reading: output written just before the process exited
             // must still be delivered.
-            let last = !follow || stop.isSet || supervisor.startedRun(matching: run.pendingID).map { !supervisor.isRunning($0) } ?? true
+            let last = !follow || stop.isSet || supervisor.startedRun(matching: run.pendingID).map { !supervisor.isProducingOutput($0) } ?? true
             let current = offset
             let chunk = try await NIOThreadPool.singleton.runIfActive { LogFile.read(run.log, from: current, max: 256 * 1024) }
             if chunk.truncated { offset = 0 }

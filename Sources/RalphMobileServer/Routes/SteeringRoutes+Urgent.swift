@@ -21,6 +21,7 @@ extension SteeringRoutes {
         let snapshot = try await lookup.run(context.parameters.get("id") ?? "")
         let urgent = body.urgent ?? false
         if let channel = supervisor.rpcChannel(sessionID: snapshot.id), channel.telemetry.connected {
+            try await checkConfined(snapshot)
             return try await steerOverRPC(channel, message: message, urgent: urgent)
         }
         let date = Date()
@@ -72,6 +73,24 @@ extension SteeringRoutes {
                 status: .accepted
             )
         }
+    }
+
+    /// ralph writes what an RPC command asks into the run's files (guidance into the events file, a steer into
+    /// `.ralph/urgent-steer.json`), so the server asks only while those are inside the run's root, reached without
+    /// links, as its own events writer requires: a run whose events file or `.ralph` was linked out is refused.
+    private func checkConfined(_ snapshot: RunSnapshot) async throws {
+        let (file, root) = (snapshot.location.file, snapshot.location.root)
+        let problem = try await NIOThreadPool.singleton.runIfActive { () -> APIError? in
+            do throws(ConfinementError) {
+                guard let status = try RootDirectory(path: root).status(file, links: .refused), status.isRegularFile else {
+                    return .notRunning("the run's events file is gone")
+                }
+                return nil
+            } catch {
+                return APIError(error, doing: "steer ralph, which writes into the run's events file")
+            }
+        }
+        if let problem { throw problem }
     }
 
     /// Adds `message` to the run's `.ralph/urgent-steer.json` (a steer not yet taken is kept), atomically and within the

@@ -101,11 +101,14 @@ public struct RalphMobileServer: Sendable {
         supervisorConfiguration.ralphCommand = configuration.ralphCommand
         supervisorConfiguration.stopGrace = configuration.stopGrace
         supervisorConfiguration.startTimeout = configuration.startTimeout
+        supervisorConfiguration.ralphRPC = configuration.ralphRPC
         var supervisorLogger = logger
         supervisorLogger[metadataKey: "area"] = "supervisor"
         supervisor = RunSupervisor(configuration: supervisorConfiguration, catalog: catalog, logger: supervisorLogger)
         // Paused is run control's state: the fan-out re-announces a session when it changes.
         supervisor.observePauses { [hub, catalog] id, paused in hub.pauseChanged(id: id, paused: paused) { catalog.snapshot(id: id) } }
+        // ralph's RPC events of runs started here: their state-frame subscribers get the new detail.
+        supervisor.observeRPC { [hub] id in hub.rpcChanged(id: id) }
         let liveActivityChanges = LiveActivityChanges()
         supervisor.observePauses { [liveActivityChanges] id, _ in liveActivityChanges.touch(.session, id) }
         hub.knowStops(supervisor.stopRecords())
@@ -169,7 +172,7 @@ public struct RalphMobileServer: Sendable {
         let selector = WorkspaceSelector(roots: workspaceRoots, lookup: lookup)
         HealthRoutes(authenticator: authenticator, chat: chat, notificationCapabilities: notifier.capabilities).register(on: routes)
         SessionRoutes(catalog: catalog, lookup: lookup).register(on: routes)
-        SteeringRoutes(catalog: catalog, roots: workspaceRoots, lookup: lookup, events: events).register(on: routes)
+        SteeringRoutes(catalog: catalog, roots: workspaceRoots, lookup: lookup, events: events, experimentalUrgentSteer: configuration.experimentalUrgentSteer).register(on: routes)
         let robot = RobotRoutes(catalog: catalog, lookup: lookup, events: events)
         robot.register(on: routes)
         LibraryRoutes(selector: selector, roots: workspaceRoots, supervisor: supervisor).register(on: routes)
@@ -283,7 +286,7 @@ struct BackgroundService: Service {
                     guard let snapshot = catalog.snapshot(id: id) else { return nil }
                     let detailed = try await lookup.detailed(snapshot)
                     return EventHub.RunDetail(
-                        detail: detailed.detail(paused: supervisor.isPaused(id), stop: supervisor.stopRecord(for: id)), lineCount: detailed.state.lineCount, end: detailed.isLive ? nil : EventHub.endFrame(for: detailed.snapshot)
+                        detail: lookup.withRPC(detailed.detail(paused: supervisor.isPaused(id), stop: supervisor.stopRecord(for: id))), lineCount: detailed.state.lineCount, end: detailed.isLive ? nil : EventHub.endFrame(for: detailed.snapshot)
                     )
                 }
             }

@@ -45,6 +45,10 @@ public struct ServerConfiguration: Sendable {
     public var stopGrace: Double = 10
     /// Seconds `POST /api/sessions` waits for ralph's events file before answering with a pending id.
     public var startTimeout: Double = 5
+    /// Start runs as `ralph run --rpc` (live cost, tokens, context use, urgent steer); false for a ralph without RPC.
+    public var ralphRPC = true
+    /// Let an urgent steer of a discovered run write `.ralph/urgent-steer.json` (not a documented ralph interface).
+    public var experimentalUrgentSteer = false
     /// The Claude Code CLI conversations run (a path, or a name on PATH), and flags added to every run of it.
     public var claudeCommand = "claude"
     public var claudeArguments: [String] = []

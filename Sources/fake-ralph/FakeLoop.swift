@@ -79,6 +79,7 @@ final class FakeLoop {
     func record(_ topic: String, _ payload: String, iteration: Int, hat: String, triggered: String? = nil) throws {
         try whileWorkspaceExists { try writer.record(topic: topic, payload: payload, iteration: iteration, hat: hat, triggered: triggered) }
         try afterRecord(topic, payload, iteration: iteration, hat: hat)
+        rpcRecorded(topic, payload, iteration: iteration, hat: hat)
     }
 
     /// New `human.*` lines since the last look.
@@ -111,6 +112,7 @@ final class FakeLoop {
     func atBoundary() throws -> Ending? {
         if let ending = try controlAtBoundary() { return ending }
         try signalsAtBoundary()
+        if let ending = rpcIterationBegins() { return ending }
         return nil
     }
 
@@ -126,13 +128,14 @@ final class FakeLoop {
             guard sleepChecking(pace) else { return Self.interrupted }
             if let ending = try atBoundary() { return ending }
             iteration = n
-            FileHandle.standardOutput.write(Data(filler.utf8))
+            writeOutput(filler)
             FileHandle.standardError.write(Data("[iteration \(n)] working\n".utf8))
-            let hat = hats[(n - 1) % hats.count]
+            let hat = hatFor(n)
             let next = hats[n % hats.count]
             var payload = "iteration \(n) done by \(hat)"
             let guidance = readHumans().filter { $0.topic == "human.guidance" }.compactMap(\.payloadText)
             if !guidance.isEmpty { payload += "\nguidance: " + guidance.joined(separator: "; ") }
+            payload += interjections()
             if let answer { payload += "\nanswer: " + answer }
             answer = nil
             if let question, n == askAt {
@@ -155,6 +158,7 @@ final class FakeLoop {
 
     /// Writes `loop.terminate` and what follows a loop's end; exits with the ending's code.
     func finish(_ ending: Ending) -> Never {
+        let ending = rpcFinishing(ending)
         do {
             try writer.terminate(reason: ending.reason, status: ending.status, iterations: iteration, exitCode: Int(ending.exitCode))
             if isWorktree, ending.reason == "completed" {
@@ -166,7 +170,7 @@ final class FakeLoop {
         } catch {
             fail("Error: could not record the end of the loop: \(error)", code: 1)
         }
-        print(ending.reason == "interrupted" ? "ralph: interrupted" : "ralph: \(ending.reason) after \(iteration) iterations")
+        writeOutput(ending.reason == "interrupted" ? "ralph: interrupted\n" : "ralph: \(ending.reason) after \(iteration) iterations\n")
         exit(ending.exitCode)
     }
 }

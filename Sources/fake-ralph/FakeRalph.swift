@@ -24,6 +24,9 @@
 //     wave_total: 3          # … of this many workers
 //     task_key: retry        # the first iteration adds an in_progress task with this stable key (and `started`) …
 //     task_title: "Add retry" # … and this title
+//     rpc_tool_seconds: 0.2  # with --rpc: how long an iteration's tool calls take (a steer lands in that time; default pace)
+//     rpc_tool_calls: 1      # with --rpc: tool calls per iteration (tool_call_start/end events)
+//     context_window: 200000 # with --rpc: iteration_end's context_window (context_tokens grow 20000 per iteration)
 //
 // Also honoured: .ralph/stop-requested at each boundary → `stopped`; event_loop.cancellation_promise → `cancelled`;
 // a worktree loop whose worktree vanished → `workspace_gone`, exit 1 (FakeLoop+Control.swift).
@@ -77,6 +80,7 @@ struct FakeRalph {
         let loop = try FakeLoop(options: options, behaviour: behaviour, prompt: prompt, cwd: cwd)
         _ = loop.sleepChecking(behaviour.number("start_delay", 0))
         try loop.begin()
+        loop.startRPC()
         loop.finish(try loop.run())
     }
 

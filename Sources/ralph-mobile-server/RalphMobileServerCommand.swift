@@ -71,6 +71,15 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("stop-grace"), help: ArgumentHelp("Seconds a stopped run gets to shut down after SIGTERM before SIGKILL.", valueName: "seconds"))
     var stopGrace: Double = 10
 
+    @Flag(name: .customLong("no-ralph-rpc"), help: "Start runs without --rpc (for a ralph older than 2.7): no live cost or context use, no urgent steer of them.")
+    var noRalphRPC = false
+
+    @Flag(
+        name: .customLong("experimental-urgent-steer"),
+        help: "Let an urgent steer of a run not started here write .ralph/urgent-steer.json (ralph reads it, but does not document it as an interface)."
+    )
+    var experimentalUrgentSteer = false
+
     @Option(name: .customLong("claude-command"), help: ArgumentHelp("The Claude Code CLI conversations run (a path, or a name on PATH).", valueName: "cmd"))
     var claudeCommand = "claude"
 
@@ -179,6 +188,8 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
         configuration.useInotify = !noInotify
         configuration.ralphCommand = ralphCommand
         configuration.stopGrace = stopGrace
+        configuration.ralphRPC = !noRalphRPC
+        configuration.experimentalUrgentSteer = experimentalUrgentSteer
         configuration.claudeCommand = claudeCommand
         configuration.claudeArguments = claudeArguments
         configuration.chatStallAfter = chatStallAfter

@@ -40,6 +40,7 @@ struct WireRoundTripTests {
         + WireSamples.autoReply + WireSamples.workspace + WireSamples.notifications
         + WireSamples.signals
         + WireSamples.control
+        + WireSamples.rpc
 
     @Test("encode → decode → equal, bytes stable", arguments: samples)
     func roundTrip(_ sample: WireSample) throws {

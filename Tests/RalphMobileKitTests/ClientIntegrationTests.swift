@@ -124,8 +124,11 @@ struct ClientIntegrationTests {
         #expect(try await client.resume(id).status == "resumed")
         let emitted = try await client.emit(id, topic: "build.blocked", payload: try JSONParser.parse(#"{"reason":"manual"}"#))
         #expect(emitted.success && emitted.topic == "build.blocked")
+        // Started by the server, so in ralph's RPC mode: guidance and steer are acknowledged by ralph.
         let steered = try await client.steer(id, message: "Prefer small commits")
-        #expect(steered.status == "delivered")
+        #expect(steered.status == "acknowledged" && steered.appliesTo == "next" && steered.via == "rpc")
+        let urgent = try await client.steer(id, message: "Check the failing test first", urgent: true)
+        #expect(urgent.status == "acknowledged" && urgent.appliesTo == "current" && urgent.acknowledgement == "Check the failing test first")
         let stopped = try await client.stop(id, force: true)
         #expect(stopped.terminated && stopped.kind == "forced")
         do {

@@ -220,9 +220,15 @@ struct RunsControlsTests {
         #expect(m.steerDraft.showsProblems && m.steerDraft.problem != nil)
         m.steerDraft = SteerDraft(message: "  Focus on the failing test  ")
         #expect(await m.sendSteer())
-        #expect(m.outcome?.text.hasPrefix("Guidance delivered as event #") == true)
-        #expect(m.outcome?.text.hasSuffix("ralph reads it in its next iteration") == true)
+        // The run was started by the server in ralph's RPC mode: ralph acknowledges the guidance.
+        #expect(m.outcome?.text == "ralph acknowledged it for its next iteration: Focus on the failing test")
         #expect(m.steerDraft == SteerDraft())
+        m.steerDraft = SteerDraft(message: "Check the failing test first", when: .now)
+        #expect(await m.sendSteer())
+        #expect(m.outcome?.text == "ralph acknowledged it for this iteration: Check the failing test first")
+        try await SessionsHarness.until(10, "live cost and the steer's acknowledgement in the detail") {
+            m.rpcLive?.stats.first?.label == "Cost" && m.rpcLive?.lastAck?.hasPrefix("acknowledged for this iteration") == true
+        }
         try await SessionsHarness.until(10, "the guidance and ralph's echo") {
             m.monitor.events.contains { $0.topic == "human.guidance" && $0.payload == "Focus on the failing test" }
                 && m.monitor.events.contains { $0.payload?.contains("guidance: Focus on the failing test") == true }

@@ -14,20 +14,12 @@ extension RunSupervisor {
         let before = Set(catalog.snapshots().map(\.id))
         var environment = configuration.environment
         environment = ChildEnvironment.scrubbed(environment)
-        let child: ChildProcess
-        do {
-            child = try ChildProcess.spawn(
-                configuration.ralphCommand, arguments: plan.arguments, workingDirectory: plan.workingDirectory, environment: environment,
-                logFile: log
-            )
-        } catch {
-            throw .spawnFailed(error.description)
-        }
+        let (child, arguments) = try spawnRun(plan, pendingID: pendingID, log: log, environment: environment)
         let run = StartedRun(
             pendingID: pendingID, runID: nil, pid: Int(child.pid), startTicks: ProcessInspector.snapshot(Int(child.pid))?.startTicks,
-            workingDirectory: plan.workingDirectory, root: plan.root, log: log, startedAt: Timestamp.now(), arguments: plan.arguments, exit: nil
+            workingDirectory: plan.workingDirectory, root: plan.root, log: log, startedAt: Timestamp.now(), arguments: arguments, exit: nil
         )
-        logger.notice("started \(child.executable) \(plan.arguments.joined(separator: " "))", metadata: ["pid": "\(child.pid)", "cwd": "\(plan.workingDirectory)"])
+        logger.notice("started \(child.executable) \(arguments.joined(separator: " "))", metadata: ["pid": "\(child.pid)", "cwd": "\(plan.workingDirectory)"])
         register(run, child: child, before: before)
         watch(child, pendingID: pendingID, log: log)
 

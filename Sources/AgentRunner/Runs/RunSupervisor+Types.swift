@@ -11,6 +11,8 @@ extension RunSupervisor {
         public var dataDirectory: String
         /// The environment ralph runs with.
         public var environment: [String: String]
+        /// Start runs as `ralph run --rpc` (JSON lines on stdin/stdout, see ``RpcChannel``); off for a ralph without RPC.
+        public var ralphRPC = true
 
         public init(dataDirectory: String, environment: [String: String]) {
             self.dataDirectory = dataDirectory

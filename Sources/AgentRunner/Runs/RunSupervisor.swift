@@ -43,6 +43,7 @@ public final class RunSupervisor: RunCatalogObserver, Sendable {
     let state: Mutex<State>
     let stateFile: RunStateFile
     let tasks = OwnedTasks()
+    let rpcChannels = RpcChannels()
 
     var logDirectory: String { configuration.dataDirectory + "/runs" }
 

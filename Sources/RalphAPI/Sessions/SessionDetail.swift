@@ -25,12 +25,14 @@ public struct SessionDetail: Codable, Hashable, Sendable {
     public var waves: [WaveGroup]
     /// ralph's latest RObot web-mode check-in, while the run is live.
     public var checkin: RobotCheckin?
+    /// What ralph's RPC mode reported, for a run this server started with `ralph run --rpc`; nil otherwise.
+    public var rpc: RpcTelemetry?
 
     public init(
         session: Session, stopReason: StopReason?, hatFlow: [HatTransition], hatTransitions: Int, hatUsage: [HatUsage],
         iterationStats: IterationStats, backpressure: Backpressure?, tokens: TokenMetrics?, recentToolCalls: [JSONValue],
         recentEvents: [JSONValue], pendingQuestion: PendingQuestion?, lineCount: Int, malformedLines: Int, guidance: [GuidanceItem] = [],
-        waves: [WaveGroup] = [], checkin: RobotCheckin? = nil
+        waves: [WaveGroup] = [], checkin: RobotCheckin? = nil, rpc: RpcTelemetry? = nil
     ) {
         self.session = session
         self.stopReason = stopReason
@@ -48,6 +50,7 @@ public struct SessionDetail: Codable, Hashable, Sendable {
         self.guidance = guidance
         self.waves = waves
         self.checkin = checkin
+        self.rpc = rpc
     }
 
     enum CodingKeys: String, CodingKey {
@@ -62,7 +65,7 @@ public struct SessionDetail: Codable, Hashable, Sendable {
         case pendingQuestion = "pending_question"
         case lineCount = "line_count"
         case malformedLines = "malformed_lines"
-        case guidance, waves, checkin
+        case guidance, waves, checkin, rpc
     }
 
     // The detail is the session object with more fields: flatten `session` into the top level.
@@ -85,6 +88,7 @@ public struct SessionDetail: Codable, Hashable, Sendable {
         guidance = try c.decodeIfPresent([GuidanceItem].self, forKey: .guidance) ?? []
         waves = try c.decodeIfPresent([WaveGroup].self, forKey: .waves) ?? []
         checkin = try c.decodeIfPresent(RobotCheckin.self, forKey: .checkin)
+        rpc = try c.decodeIfPresent(RpcTelemetry.self, forKey: .rpc)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -105,5 +109,6 @@ public struct SessionDetail: Codable, Hashable, Sendable {
         try c.encode(guidance, forKey: .guidance)
         try c.encode(waves, forKey: .waves)
         try c.encode(checkin, forKey: .checkin)
+        try c.encodeIfPresent(rpc, forKey: .rpc)
     }
 }

@@ -162,8 +162,10 @@ public struct RalphClient: Sendable {
     public func emit(_ id: String, topic: String, payload: JSONValue? = nil) async throws(RalphClientError) -> EmitResponse {
         try await send(.POST, "/api/sessions/\(Self.component(id))/emit", json: EmitRequest(topic: topic, payload: payload))
     }
-    public func steer(_ id: String, message: String) async throws(RalphClientError) -> SteerResponse {
-        try await send(.POST, "/api/sessions/\(Self.component(id))/steer", json: SteerRequest(message: message))
+    /// Guidance for the next iteration, or with `urgent` a steer for the current one (RPC runs started by the server;
+    /// discovered runs only when the server allows it, else ``RalphClientError`` with the server's 409 words).
+    public func steer(_ id: String, message: String, urgent: Bool = false) async throws(RalphClientError) -> SteerResponse {
+        try await send(.POST, "/api/sessions/\(Self.component(id))/steer", json: SteerRequest(message: message, urgent: urgent ? true : nil))
     }
 
     /// ralph's output log of a run started by the server, as it comes (`follow`), in chunks.

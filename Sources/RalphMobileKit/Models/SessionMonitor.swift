@@ -240,8 +240,9 @@ public final class SessionMonitor {
         try await perform { () async throws(RalphClientError) in try await self.client.emit(self.sessionID, topic: topic, payload: payload) }
     }
 
-    public func steer(_ message: String) async throws(RalphClientError) -> SteerResponse {
-        try await perform { () async throws(RalphClientError) in try await self.client.steer(self.sessionID, message: message) }
+    /// Guidance for the next iteration, or with `urgent` a steer for the current one (see ``RalphClient/steer(_:message:urgent:)``).
+    public func steer(_ message: String, urgent: Bool = false) async throws(RalphClientError) -> SteerResponse {
+        try await perform { () async throws(RalphClientError) in try await self.client.steer(self.sessionID, message: message, urgent: urgent) }
     }
 
     private func perform<T>(_ action: () async throws(RalphClientError) -> T) async throws(RalphClientError) -> T {

@@ -60,10 +60,22 @@ public struct EmitDraft: Sendable, Equatable {
 
 /// What the steer field holds: guidance ralph adds to its next iteration's prompt (`human.guidance`).
 public struct SteerDraft: Sendable, Equatable {
+    /// When the guidance applies: the steer sheet's "Now (this iteration)" or "Next iteration".
+    public enum When: String, Sendable, Equatable, CaseIterable {
+        case next
+        case now
+
+        public var title: String { self == .now ? "Now (this iteration)" : "Next iteration" }
+    }
+
     public var message: String
+    public var when: When = .next
     public var showsProblems = false
 
-    public init(message: String = "") { self.message = message }
+    public init(message: String = "", when: When = .next) {
+        self.message = message
+        self.when = when
+    }
 
     public var trimmedMessage: String { message.trimmingCharacters(in: .whitespacesAndNewlines) }
 

@@ -75,9 +75,9 @@ extension SessionDetailScreenModel {
             return false
         }
         let message = steerDraft.trimmedMessage
+        let urgent = steerDraft.when == .now
         let sent = await run(.steer) { () async throws(RalphClientError) in
-            let answer = try await self.monitor.steer(message)
-            return "Guidance delivered as event #\(ControlOutcome.eventNumber(answer.id)); ralph reads it in its next iteration"
+            ControlOutcome.steerWords(try await self.monitor.steer(message, urgent: urgent))
         }
         if sent { steerDraft = SteerDraft() }
         return sent

@@ -153,6 +153,9 @@ public final class SessionDetailScreenModel: LiveFeed {
         return PendingQuestionCard(question: question, capabilities: capabilities, now: now)
     }
 
+    /// Live cost, context window and tool calls from ralph's RPC mode (runs the server started), else nil.
+    public var rpcLive: RpcLiveSection? { RpcLiveSection(monitor.detail?.rpc) }
+
     /// 2. Token metrics and sparkline.
     public var tokens: TokenMetricsSection { TokenMetricsSection(tokens: monitor.tokenTotals, sparklineValues: monitor.tokenSparkline) }
 

@@ -43,7 +43,8 @@ struct SessionRoutes {
     func detail(_ context: AppRequestContext) async throws -> Response {
         switch try await target(context) {
         case .run(let snapshot): return JSONResponse.make(
-                try await lookup.detailed(snapshot).detail(paused: lookup.supervisor.isPaused(snapshot.id), stop: lookup.supervisor.stopRecord(for: snapshot.id))
+                lookup.withRPC(
+                    try await lookup.detailed(snapshot).detail(paused: lookup.supervisor.isPaused(snapshot.id), stop: lookup.supervisor.stopRecord(for: snapshot.id)))
             )
         case .pending(let started):
             let session = try pendingSession(started)
@@ -51,7 +52,8 @@ struct SessionRoutes {
                 SessionDetail(
                     session: session, stopReason: nil, hatFlow: [], hatTransitions: 0, hatUsage: [],
                     iterationStats: IterationStats(count: 0, current: 0, total: nil, averageDurationSecs: nil, estimatedRemainingSecs: nil),
-                    backpressure: nil, tokens: nil, recentToolCalls: [], recentEvents: [], pendingQuestion: nil, lineCount: 0, malformedLines: 0
+                    backpressure: nil, tokens: nil, recentToolCalls: [], recentEvents: [], pendingQuestion: nil, lineCount: 0, malformedLines: 0,
+                    rpc: lookup.supervisor.rpcTelemetry(sessionID: started.pendingID)
                 )
             )
         }

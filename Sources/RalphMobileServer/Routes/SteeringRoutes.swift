@@ -16,6 +16,8 @@ struct SteeringRoutes {
     let roots: WorkspaceRoots
     let lookup: SessionLookup
     let events: EventWriter
+    /// `--experimental-urgent-steer`: an urgent steer of a discovered run may write `.ralph/urgent-steer.json`.
+    var experimentalUrgentSteer = false
 
     var supervisor: RunSupervisor { lookup.supervisor }
 
@@ -25,7 +27,7 @@ struct SteeringRoutes {
         routes.operator.post("/api/sessions/{id}/pause") { _, context in try await pause(context) }
         routes.operator.post("/api/sessions/{id}/resume") { _, context in try await resume(context) }
         routes.operator.post("/api/sessions/{id}/emit") { request, context in try await emit(request, context) }
-        routes.operator.post("/api/sessions/{id}/steer") { request, context in try await steer(request, context) }
+        routes.operator.post("/api/sessions/{id}/steer") { request, context in try await steerNowOrNext(request, context) }
         routes.viewer.get("/api/sessions/{id}/log") { request, context in try await log(request, context) }
     }
 
@@ -110,15 +112,6 @@ struct SteeringRoutes {
         return JSONResponse.make(EmitResponse(success: true, topic: body.topic, timestamp: Timestamp.format(date), id: id.description))
     }
 
-    func steer(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        let body = try await request.decode(as: SteerRequest.self, context: context)
-        let message = try TextLimit.steering.freeText(body.message, field: "message")
-        let snapshot = try await lookup.run(context.parameters.get("id") ?? "")
-        let date = Date()
-        let id = try await events.append(topic: "human.guidance", payload: .string(message), to: snapshot, at: date)
-        return JSONResponse.make(SteerResponse(status: "delivered", deliveredAt: Timestamp.format(date), id: id.description))
-    }
-
     // MARK: - Log
 
     /// ralph's output for a run started here: what is there, then (with `follow`, the default) what comes, until the
@@ -174,7 +167,7 @@ struct SteeringRoutes {
         while true {
             // Decide whether this is the last read *before* reading: output written just before the process exited
             // must still be delivered.
-            let last = !follow || stop.isSet || supervisor.startedRun(matching: run.pendingID).map { !supervisor.isRunning($0) } ?? true
+            let last = !follow || stop.isSet || supervisor.startedRun(matching: run.pendingID).map { !supervisor.isProducingOutput($0) } ?? true
             let current = offset
             let chunk = try await NIOThreadPool.singleton.runIfActive { LogFile.read(run.log, from: current, max: 256 * 1024) }
             if chunk.truncated { offset = 0 }

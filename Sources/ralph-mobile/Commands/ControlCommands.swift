@@ -103,10 +103,13 @@ struct EmitCommand: AsyncParsableCommand {
 struct SteerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "steer",
-        abstract: "Send guidance to a live run (a human.guidance event ralph reads at its next iteration)."
+        abstract: "Send guidance to a live run: for its next iteration, or with --now for the iteration in progress."
     )
 
     @OptionGroup var target: SessionTarget
+
+    @Flag(name: .customLong("now"), help: "Steer the current iteration (ralph's RPC steer; runs the server started in RPC mode).")
+    var now = false
 
     @Argument(parsing: .remaining, help: "The message.")
     var message: [String]
@@ -118,8 +121,8 @@ struct SteerCommand: AsyncParsableCommand {
     @MainActor
     func run() async throws {
         try await target.perform { client in
-            let answer = try await client.steer(target.id, message: message.joined(separator: " "))
-            return "delivered (event \(answer.id)) at \(answer.deliveredAt)"
+            let answer = try await client.steer(target.id, message: message.joined(separator: " "), urgent: now)
+            return SteerWords.line(answer)
         }
     }
 }

@@ -97,6 +97,12 @@ struct StatusCommand: AsyncParsableCommand {
             row("backpressure", format.backpressure(detail.backpressure))
             row("iterations", format.stats(detail.iterationStats, session: s))
             row("tokens", format.tokens(detail.tokens, sparkline: detail.tokens?.samples.map { $0.inputTokens + $0.outputTokens } ?? []))
+            if let rpc = detail.rpc {
+                row("cost", RpcWords.cost(rpc) + "  " + theme.dim(RpcWords.tokens(rpc)))
+                if let context = RpcWords.context(rpc) { row("context", context) }
+                for call in RpcWords.toolCalls(rpc) { row("tool call", call) }
+                if let ack = rpc.acks.last { row("steer", RpcWords.ack(ack)) }
+            }
             row("hats", format.hats(detail.hatUsage.map { ($0.hat, HatPalette.color(for: $0.hat), $0.iterations) }))
             if let question = detail.pendingQuestion {
                 row("question", theme.paint(question.questionText, Theme.gold, bold: true))

@@ -65,10 +65,14 @@ struct ActionsCard: View {
             if section.showsSteer {
                 VStack(alignment: .leading, spacing: 6) {
                     Text("Steer").font(.subheadline.weight(.semibold))
-                    TextField("Guidance for the next iteration", text: $steer.message, axis: .vertical)
+                    TextField("Guidance", text: $steer.message, axis: .vertical)
                         .lineLimit(2...6)
                         .textFieldStyle(.roundedBorder)
-                        .accessibilityHint("Written as human.guidance; ralph adds it to its next prompt.")
+                        .accessibilityHint("Next iteration: ralph adds it to its next prompt. Now: ralph steers the iteration in progress.")
+                    Picker("When", selection: $steer.when) {
+                        ForEach(SteerDraft.When.allCases, id: \.self) { when in Text(when.title).tag(when) }
+                    }
+                    .pickerStyle(.segmented)
                     if steer.showsProblems, let problem = steer.problem {
                         Text(problem).font(.footnote).foregroundStyle(Color(theme: .danger))
                     }

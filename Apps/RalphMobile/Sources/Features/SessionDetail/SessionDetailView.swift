@@ -153,6 +153,7 @@ struct SessionDetailScreen: View {
     }
 
     @ViewBuilder private var leftColumn: some View {
+        if let live = model.rpcLive { RpcLiveCard(section: live) }
         TokenMetricsCard(section: model.tokens)
         TimelineView(.periodic(from: .now, by: 5)) { context in
             BackpressureCard(section: model.backpressure(now: context.date))

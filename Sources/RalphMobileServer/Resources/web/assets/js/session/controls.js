@@ -6,6 +6,7 @@ import { api } from '../api.js';
 import { h, toast, confirmDialog, field, busy } from '../ui.js';
 import { modeOf, isActiveMode } from '../state/session.js';
 import { stopButtonLabel, stopLine, holdLine, nextStopForces, stopAnswerText, resumeAnswerText } from '../words/control.js';
+import { steerNotice } from '../words/rpc.js';
 
 /** @typedef {import('../state/session.js').SessionState} SessionState */
 
@@ -69,10 +70,15 @@ export class ControlsView {
 
   buildSteer() {
     this.steerText = el('textarea', { rows: 2, 'data-test': 'steer-text', placeholder: 'e.g. Focus on the failing test first' });
-    this.steerField = field('Guidance for the next iteration', this.steerText, 'Written as human.guidance; ralph adds it to its next prompt.');
+    this.steerField = field('Guidance', this.steerText, 'Next iteration: ralph adds it to its next prompt. Now: ralph steers the iteration in progress (runs started here).');
     this.steerButton = el('button', { type: 'submit', class: 'btn primary', 'data-test': 'steer-submit' }, 'Send guidance');
+    // "Now" is ralph's urgent steer (runs the server started in RPC mode); the server says why when it cannot.
+    this.steerNext = el('input', { type: 'radio', name: 'sd-steer-when', value: 'next', checked: true, 'data-test': 'steer-next' });
+    this.steerNow = el('input', { type: 'radio', name: 'sd-steer-when', value: 'now', 'data-test': 'steer-now' });
+    const when = h('fieldset', { class: 'sd-when' }, h('legend', {}, 'When'),
+      h('label', {}, this.steerNow, ' Now (this iteration)'), h('label', {}, this.steerNext, ' Next iteration'));
     const form = h('form', { class: 'sd-form', novalidate: true, 'aria-labelledby': 'sd-steer-title' },
-      h('h3', { id: 'sd-steer-title' }, 'Steer'), this.steerField, this.steerButton);
+      h('h3', { id: 'sd-steer-title' }, 'Steer'), this.steerField, when, this.steerButton);
     form.addEventListener('submit', (event) => { event.preventDefault(); this.steer(); });
     this.steerText.addEventListener('input', () => this.steerField.setError(''));
     return form;
@@ -182,9 +188,10 @@ export class ControlsView {
     }
     this.steerField.setError('');
     busy(this.steerButton, 'Sending…', async () => {
-      const result = await api.post(this.base + '/steer', { message });
+      const urgent = /** @type {HTMLInputElement} */ (this.steerNow).checked;
+      const result = await api.post(this.base + '/steer', urgent ? { message, urgent: true } : { message });
       this.steerText.value = '';
-      toast('Guidance delivered' + (result && result.id ? ' as event #' + result.id : '') + '; ralph reads it in its next iteration');
+      toast(steerNotice(result || {}));
     }).then(() => this.redraw());
   }
 

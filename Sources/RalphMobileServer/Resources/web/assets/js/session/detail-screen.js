@@ -18,6 +18,7 @@ import { ControlsView } from './controls.js';
 import { EventStreamView } from './event-stream.js';
 import { Memo, renderTokens, renderFlow, renderBackpressure, renderStats, renderRecent, renderHats } from './cards.js';
 import { renderGuidance, renderWaves } from './signals.js';
+import { renderRpc } from './rpc-card.js';
 
 /** @typedef {import('../state/session.js').SessionState} SessionState */
 /** @typedef {import('../state/session.js').SessionAction} SessionAction */
@@ -64,12 +65,14 @@ export class DetailScreen {
       onMode: (mode, status) => { this.dispatch({ type: 'mode', mode, status, at: Date.now() }); this.scheduleRefresh(true); },
     }) : null;
     this.events = new EventStreamView();
+    this.rpcBody = h('div', {});
+    this.rpcCard = card('rpc-live', 'Live', this.rpcBody);
   }
 
   start() {
     const b = this.body;
     this.root = h('div', { class: 'session-detail', 'data-test': 'session-detail', 'data-id': this.state.detail.id },
-      this.notice, this.header.element, this.question.element, this.controls ? this.controls.element : null, this.events.element,
+      this.notice, this.header.element, this.question.element, this.controls ? this.controls.element : null, this.rpcCard, this.events.element,
       h('div', { class: 'sd-grid' },
         h('div', { class: 'sd-col' }, card('tokens', 'Tokens', b.tokens), card('backpressure', 'Backpressure', b.backpressure),
           card('iteration-stats', 'Iterations', b.stats), card('guidance', 'Guidance', b.guidance)),
@@ -116,6 +119,7 @@ export class DetailScreen {
     this.question.update(state);
     if (this.controls) this.controls.update(state);
     this.events.update(state);
+    renderRpc(this.rpcCard, this.rpcBody, state, this.memo);
     renderTokens(b.tokens, state, this.memo);
     renderFlow(b.flow, state, this.memo, this.flowExpanded, () => { this.flowExpanded = !this.flowExpanded; this.draw(); });
     renderBackpressure(b.backpressure, state, this.memo);

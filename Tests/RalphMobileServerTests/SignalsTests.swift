@@ -17,7 +17,14 @@ struct SignalsTests {
         try await eventually(5, "the run's events file") { try await h.status(started.id).eventCount > 0 }
         let sent = try await h.post("/api/robot/guidance", #"{"session_id":"\#(started.id)","guidance_text":"use the retry approach"}"#)
         #expect(sent.status == 200)
-        let first = try await HTTP.get(h.server.base + "/api/sessions/\(started.id)").json(SessionDetail.self).guidance
+        // Sent to ralph (over RPC for a run this server started): listed once ralph wrote the line.
+        let listed = Locked<[GuidanceItem]>([])
+        try await eventually(10, "the guidance listed") {
+            let items = try await HTTP.get(h.server.base + "/api/sessions/\(started.id)").json(SessionDetail.self).guidance
+            listed.withLock { $0 = items }
+            return !items.isEmpty
+        }
+        let first = listed.withLock { $0 }
         #expect(first.map(\.text) == ["use the retry approach"] && first.first?.state == .pending, "\(first)")
 
         let messages = try await h.stream(started.id).messagesUntilClosed(timeout: 30)

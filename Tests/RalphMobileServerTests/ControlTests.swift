@@ -90,25 +90,13 @@ struct ControlTests {
         let h = try await SteeringHarness.start()
         defer { h.stop() }
         h.config("iterations: 500\npace: 0.1")
-        let foreign = Process()
-        foreign.executableURL = URL(fileURLWithPath: SteeringHarness.fakeRalph)
-        foreign.arguments = ["run", "-c", "ralph.yml", "-p", "started in a terminal"]
-        foreign.currentDirectoryURL = URL(fileURLWithPath: h.root + "/proj")
-        foreign.standardOutput = FileHandle.nullDevice
-        foreign.standardError = FileHandle.nullDevice
-        try foreign.run()
-        let found = Locked("")
-        try await eventually(5, "the foreign run to be live") {
-            let live = try await HTTP.get(h.server.base + "/api/sessions").json([Session].self).first { $0.mode == .live }
-            found.withLock { $0 = live?.id ?? "" }
-            return live != nil
-        }
-        let answer = try await stop(h, found.value).json(StopSessionResponse.self)
+        let (foreign, id) = try await h.foreignRun()
+        let answer = try await stop(h, id).json(StopSessionResponse.self)
         #expect(answer.status == "stopping" && answer.pid == Int(foreign.processIdentifier))
         foreign.waitUntilExit()
         #expect(foreign.terminationStatus == 1, "ralph's exit code for a requested stop")
-        try await eventually(5, "the run to show as ended") { try await h.status(found.value).mode == .complete }
-        let ended = try await detail(h, found.value)
+        try await eventually(5, "the run to show as ended") { try await h.status(id).mode == .complete }
+        let ended = try await detail(h, id)
         #expect(ended.stopReason?.reason == "stopped" && ended.session.stopRequested?.kind == "graceful")
     }
 

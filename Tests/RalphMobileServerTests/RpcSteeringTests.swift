@@ -113,30 +113,12 @@ struct RpcSteeringTests {
         #expect(try await HTTP.request(h.server.base + "/api/sessions/\(started.id)", method: .DELETE).status == 200)
     }
 
-    /// A run started outside the server (a terminal), found from its files.
-    func discoveredRun(_ h: SteeringHarness) async throws -> (Process, String) {
-        let foreign = Process()
-        foreign.executableURL = URL(fileURLWithPath: SteeringHarness.fakeRalph)
-        foreign.arguments = ["run", "-c", "ralph.yml", "-p", "started in a terminal"]
-        foreign.currentDirectoryURL = URL(fileURLWithPath: h.root + "/proj")
-        foreign.standardOutput = FileHandle.nullDevice
-        foreign.standardError = FileHandle.nullDevice
-        try foreign.run()
-        let found = Locked("")
-        try await eventually(5, "the foreign run to be live") {
-            let live = try await HTTP.get(h.server.base + "/api/sessions").json([Session].self).first { $0.mode == .live }
-            found.withLock { $0 = live?.id ?? "" }
-            return live != nil
-        }
-        return (foreign, found.value)
-    }
-
     @Test("a discovered run refuses an urgent steer without --experimental-urgent-steer, and nothing is written")
     func discoveredRefuses() async throws {
         let h = try await SteeringHarness.start()
         defer { h.stop() }
         h.config("iterations: 500\npace: 0.1")
-        let (foreign, id) = try await discoveredRun(h)
+        let (foreign, id) = try await h.foreignRun()
         defer { foreign.terminate() }
         let urgent = try await h.post("/api/sessions/\(id)/steer", #"{"message":"now","urgent":true}"#)
         #expect(urgent.status == 409)
@@ -149,7 +131,7 @@ struct RpcSteeringTests {
         let h = try await SteeringHarness.start { $0.experimentalUrgentSteer = true }
         defer { h.stop() }
         h.config("iterations: 500\npace: 0.3")
-        let (foreign, id) = try await discoveredRun(h)
+        let (foreign, id) = try await h.foreignRun()
         defer { foreign.terminate() }
         let stream = try await h.stream(id)
         let urgent = try await h.post("/api/sessions/\(id)/steer", #"{"message":"Stop refactoring","urgent":true}"#)

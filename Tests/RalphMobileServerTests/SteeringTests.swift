@@ -312,19 +312,7 @@ struct SteeringTests {
         let h = try await SteeringHarness.start()
         defer { h.stop() }
         h.config("iterations: 500\npace: 0.05")
-        let foreign = Process()
-        foreign.executableURL = URL(fileURLWithPath: SteeringHarness.fakeRalph)
-        foreign.arguments = ["run", "-c", "ralph.yml", "-p", "started in a terminal"]
-        foreign.currentDirectoryURL = URL(fileURLWithPath: h.root + "/proj")
-        foreign.standardOutput = FileHandle.nullDevice
-        try foreign.run()
-        let found = Locked("")
-        try await eventually(5, "the foreign run to be live") {
-            let live = try await HTTP.get(h.server.base + "/api/sessions").json([Session].self).first { $0.mode == .live }
-            found.withLock { $0 = live?.id ?? "" }
-            return live != nil
-        }
-        let id = found.value
+        let (foreign, id) = try await h.foreignRun()
         let stop = try await HTTP.request(h.server.base + "/api/sessions/\(id)?force=true", method: .DELETE)
         #expect(stop.status == 200)
         #expect(try stop.json(StopSessionResponse.self).pid == Int(foreign.processIdentifier))

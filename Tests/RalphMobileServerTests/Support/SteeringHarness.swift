@@ -52,6 +52,26 @@ struct SteeringHarness {
         return try result.json(StartSessionResponse.self)
     }
 
+    /// A run started outside the server (as from a terminal) in `<root>/proj`, once the server lists it as live; the
+    /// process and the run's id.
+    func foreignRun() async throws -> (process: Process, id: String) {
+        let foreign = Process()
+        foreign.executableURL = URL(fileURLWithPath: Self.fakeRalph)
+        foreign.arguments = ["run", "-c", "ralph.yml", "-p", "started in a terminal"]
+        foreign.currentDirectoryURL = URL(fileURLWithPath: root + "/proj")
+        foreign.standardOutput = FileHandle.nullDevice
+        foreign.standardError = FileHandle.nullDevice
+        try foreign.run()
+        let found = Locked("")
+        let base = server.base
+        try await eventually(5, "the foreign run to be live") {
+            let live = try await HTTP.get(base + "/api/sessions").json([Session].self).first { $0.mode == .live }
+            found.withLock { $0 = live?.id ?? "" }
+            return live != nil
+        }
+        return (foreign, found.value)
+    }
+
     func status(_ id: String) async throws -> Session {
         try await HTTP.get(server.base + "/api/sessions/\(id)/status").json(Session.self)
     }

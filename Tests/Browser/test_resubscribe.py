@@ -112,8 +112,8 @@ class Resubscribe(unittest.TestCase):
         self.assertEqual((replaced["name"], replaced["kinds"]), ("Desk browser", ["approval"]), replaced)
         self.assertNotEqual(replaced["id"], device["id"])
         # The open page is told the new id, so presence and Settings name this device (the id left in Cache Storage for
-        # a page opened later is checked by Tests/Web/notify-handoff.test.mjs: reloading here made the worker restart
-        # under load and the next dispatch land in the stopping one).
+        # a page opened later is checked by Tests/Web/notify-handoff.test.mjs: a reload here made the signed-out dispatch
+        # below fail once in three full runs under load, cause not found).
         wait(d, lambda _: d.execute_script("return localStorage.getItem('ralph.notify.device')") == replaced["id"], timeout=10,
              message="the page to adopt the new device id")
 

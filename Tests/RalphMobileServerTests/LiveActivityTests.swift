@@ -92,6 +92,11 @@ struct LiveActivityTests {
         try await eventually(10, "the update after the change") { try !receiver.liveActivityPushes(to: Self.token).isEmpty }
         let update = try #require(try receiver.liveActivityPushes(to: Self.token).first)
         #expect(try Self.state(update).iteration == 3 && Self.aps(update)?["event"]?.stringValue == "update")
+        // The outcome is stored once APNs has answered, just after the receiver recorded the push.
+        let base = h.server.base
+        try await eventually(5, "the update recorded") {
+            try await HTTP.get(base + "/api/notifications/live-activities").json(LiveActivityRegistrationList.self).liveActivities.first?.updatesSent == 1
+        }
         let list = try await HTTP.get(h.server.base + "/api/notifications/live-activities").json(LiveActivityRegistrationList.self)
         #expect(list.liveActivities.map(\.updatesSent) == [1] && list.liveActivities.first?.lastOutcome == "delivered")
         let sentState = try Self.state(update)

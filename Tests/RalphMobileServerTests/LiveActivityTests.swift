@@ -129,6 +129,25 @@ struct LiveActivityTests {
         await receiver.stop()
     }
 
+    @Test("a key at its limit of Live Activities is refused a new one with words; registering a known token again is not counted")
+    func limitPerKey() async throws {
+        let tmp = TemporaryDirectory("rm-live-activity-limit")
+        let (receiver, credentials) = try await APNsReceiver.started(in: tmp)
+        let h = try await StreamHarness.start {
+            $0.useLocalAPNs(credentials)
+            $0.notifications.maxLiveActivitiesPerKey = 1
+        }
+        defer { h.stop() }
+        let run = try await h.liveRun()
+        let post = { (body: String) in try await HTTP.request(h.server.base + "/api/notifications/live-activities", method: .POST, body: body) }
+        #expect(try await post(try Self.register("session", run.id)).status == 201)
+        let refused = try await post(try Self.register("session", run.id, token: String(repeating: "ef", count: 32)))
+        #expect(refused.status == 409 && refused.text.contains("already has 1 Live Activities"), "\(refused.text)")
+        #expect(try await post(try Self.register("session", run.id)).status == 201, "the same token again replaces its registration")
+        #expect(try await HTTP.get(h.server.base + "/api/notifications/live-activities").json(LiveActivityRegistrationList.self).liveActivities.count == 1)
+        await receiver.stop()
+    }
+
     @Test("without APNs credentials a registration is refused with what to configure")
     func withoutAPNs() async throws {
         let h = try await StreamHarness.start()

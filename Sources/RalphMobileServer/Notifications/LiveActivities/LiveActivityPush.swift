@@ -17,24 +17,25 @@ struct LiveActivityPush: Sendable, Equatable {
     /// How long an ended activity stays on the lock screen.
     static let keepEndedFor: TimeInterval = 15 * 60
 
+    /// What lights the screen up when a person is needed.
+    struct Alert: Sendable, Equatable {
+        var title: String
+        var body: String
+    }
+
     var event: Event
     var state: LiveActivityState
     var urgent: Bool
-    var alert: (title: String, body: String)?
+    var alert: Alert?
     var timestamp: Date
-
-    static func == (a: LiveActivityPush, b: LiveActivityPush) -> Bool {
-        a.event == b.event && a.state == b.state && a.urgent == b.urgent && a.alert?.title == b.alert?.title && a.alert?.body == b.alert?.body
-            && a.timestamp == b.timestamp
-    }
 
     /// The push that moves an activity from `previous` (what it shows) to `state`.
     static func make(from previous: LiveActivityState?, to state: LiveActivityState, at now: Date) -> LiveActivityPush {
         let startsWaiting = state.phase.needsPerson && (previous?.phase != state.phase || previous?.waiting?.detail != state.waiting?.detail)
-        var alert: (String, String)?
+        var alert: Alert?
         if startsWaiting, let waiting = state.waiting {
             let title = state.phase == .waitingForAnswer ? "Waiting for your answer" : "Waiting for approval: \(waiting.what)"
-            alert = (title, waiting.detail ?? "")
+            alert = Alert(title: title, body: waiting.detail ?? "")
         }
         return LiveActivityPush(
             event: state.phase.isFinal ? .end : .update, state: state, urgent: startsWaiting || state.phase.isFinal, alert: alert, timestamp: now)

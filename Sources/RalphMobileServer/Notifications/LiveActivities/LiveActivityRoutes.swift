@@ -29,8 +29,8 @@ struct LiveActivityRoutes {
             body.pushToken = try Self.validatedToken(body.pushToken)
             body.subjectId = try await resolve(body.subject, body.subjectId)
             let limit = updater.dependencies.configuration.maxLiveActivitiesPerKey
-            let known = try await updater.store.activities(keyID: .some(identity.keyID)).contains { $0.pushToken == body.pushToken }
-            if !known, try await updater.store.count(keyID: identity.keyID) >= limit {
+            let mine = try await updater.store.activities(keyID: .some(identity.keyID))
+            if mine.count >= limit, !mine.contains(where: { $0.pushToken == body.pushToken }) {
                 throw APIError.conflict("this key already has \(limit) Live Activities kept current; end one first")
             }
             let stored = try await updater.store.register(body, keyID: identity.keyID, now: Timestamp.now())

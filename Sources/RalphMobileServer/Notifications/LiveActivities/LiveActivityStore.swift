@@ -73,13 +73,6 @@ final class LiveActivityStore: Sendable {
         try await pool.read { db in try Self.activity(id: id, db) }
     }
 
-    /// How many activities a key has.
-    func count(keyID: String?) async throws -> Int {
-        try await pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM live_activities WHERE key_id IS ?", arguments: [keyID]) ?? 0
-        }
-    }
-
     /// False when there was none.
     @discardableResult
     func remove(id: String) async throws -> Bool {

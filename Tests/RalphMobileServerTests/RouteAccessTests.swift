@@ -19,6 +19,7 @@ struct RouteAccessTests {
         "GET /": "open", "HEAD /": "open",
         "GET /index.html": "open", "HEAD /index.html": "open",
         "GET /manifest.webmanifest": "open", "HEAD /manifest.webmanifest": "open",
+        "GET /favicon.ico": "open", "HEAD /favicon.ico": "open",
         "GET /sw.js": "open", "HEAD /sw.js": "open",
         "GET /assets/**": "open", "HEAD /assets/**": "open",
 

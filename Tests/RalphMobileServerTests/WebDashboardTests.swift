@@ -62,6 +62,9 @@ struct WebDashboardTests {
         }
         let png = try await HTTP.get(base + "/assets/icons/icon-192.png")
         #expect(png.headers["content-type"].first == "image/png" && png.body.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+        // Asked for by browsers where no page names an icon (an image or JSON opened directly): the same PNG.
+        let favicon = try await HTTP.get(base + "/favicon.ico")
+        #expect(favicon.status == 200 && favicon.headers["content-type"].first == "image/png" && favicon.body == png.body)
         let head = try await HTTP.request(base + "/assets/js/app.js", method: .HEAD)
         #expect(head.status == 200 && head.headers["etag"].first == script.headers["etag"].first)
 

@@ -187,7 +187,7 @@ public struct RalphMobileServer: Sendable {
         NotificationRoutes(
             notifier: notifier,
             actions: NotificationActionHandler(
-                store: notifier.store, chat: chat, robot: robot, role: { [authenticator] in authenticator.currentRole(keyID: $0) })
+                store: notifier.store, chat: chat, robot: robot, supervisor: supervisor, role: { [authenticator] in authenticator.currentRole(keyID: $0) })
         ).register(on: routes)
         LiveActivityRoutes(updater: liveActivities, lookup: lookup, chat: chat).register(on: routes)
         WebRoutes(assets: webAssets).register(on: routes)

@@ -311,7 +311,7 @@ class Notifications(unittest.TestCase):
         click(form.find_element("css selector", test_id("notify-save")))
         wait(d, lambda _: form.find_element("css selector", test_id("notify-settings-saved")).is_displayed(), message="saved")
         saved = next(dev for dev in self.server.api("GET", "/api/notifications/devices")[1]["devices"] if dev["id"] == hook["id"])
-        self.assertEqual(saved["kinds"], ["approval", "question", "run_finished", "auto_reply"])
+        self.assertEqual(saved["kinds"], ["approval", "question", "run_finished", "auto_reply", "run_suspended"])
         self.assertEqual(saved["privacy"], "private")
         self.assertEqual(saved["quiet_hours"], {"start": "22:00", "end": "07:30", "time_zone": zone})
         # A half-typed window is refused before anything is sent.

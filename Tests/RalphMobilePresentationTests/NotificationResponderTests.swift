@@ -31,9 +31,9 @@ struct NotificationResponderTests {
         #expect(NotificationRoute(path: "/#/chats/c-1").section == .conversations)
     }
 
-    @Test("categories: RALPH_APPROVAL (Allow, Deny) and RALPH_QUESTION (Answer with text); none without actions")
+    @Test("categories: RALPH_APPROVAL (Allow, Deny), RALPH_QUESTION (Answer with text), RALPH_SUSPENDED (Resume); none without actions")
     func categories() {
-        #expect(NotificationCategory.all.map(\.identifier) == ["RALPH_APPROVAL", "RALPH_QUESTION"])
+        #expect(NotificationCategory.all.map(\.identifier) == ["RALPH_APPROVAL", "RALPH_QUESTION", "RALPH_SUSPENDED"])
         #expect(NotificationCategory.approval.buttons.map(\.title) == ["Allow", "Deny"])
         #expect(NotificationCategory.approval.buttons.last?.destructive == true)
         #expect(NotificationCategory.question.buttons.map(\.textInput) == [true])
@@ -42,6 +42,10 @@ struct NotificationResponderTests {
         #expect(NotificationCategory.of(Self.message(kind: .question, actions: [allow])) == .question)
         #expect(NotificationCategory.of(Self.message(actions: [])) == nil)
         #expect(NotificationCategory.button("RALPH_ANSWER")?.action == "answer")
+        let resume = NotificationAction(action: "resume", title: "Resume", token: "rmact_y", url: "/api/notifications/actions", input: false)
+        #expect(NotificationCategory.of(Self.message(kind: .runSuspended, actions: [resume])) == .suspended)
+        #expect(NotificationCategory.button("RALPH_RESUME")?.action == "resume")
+        #expect(NotificationCategory.of(Self.message(kind: .runFinished, actions: [resume])) == nil, "a kind with no category shows no buttons")
     }
 
     @Test("userInfo: the ralph dictionary is read; a foreign or broken payload is a clear error")

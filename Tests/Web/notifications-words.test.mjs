@@ -6,7 +6,7 @@ import { KINDS, channelText, testOutcomeText, subscribeProblem, unsupportedReaso
   from '../../Sources/RalphMobileServer/Resources/web/assets/js/words/notifications.js';
 
 test('every notification kind has a label', () => {
-  assert.deepEqual(KINDS.map((k) => k.kind), ['approval', 'question', 'run_finished', 'auto_reply', 'turn_stalled', 'run_silent']);
+  assert.deepEqual(KINDS.map((k) => k.kind), ['approval', 'question', 'run_finished', 'auto_reply', 'turn_stalled', 'run_silent', 'run_suspended']);
 });
 
 test('a channel says whether it is available and why not', () => {

@@ -12,4 +12,23 @@ public enum NotificationKind: String, Codable, Hashable, Sendable, CaseIterable 
     case turnStalled = "turn_stalled"
     /// A live run has written no event for longer than the server's silence threshold.
     case runSilent = "run_silent"
+    /// A lifecycle hook suspended a live run (`.ralph/suspend-state.json`): it waits for a resume (or retries the hook).
+    case runSuspended = "run_suspended"
+}
+
+extension NotificationKind {
+    /// Whether something waits for a person (an approval, a question, a suspended run): sent at once as urgent
+    /// (time-sensitive on iOS, priority 10) and kept on screen until dealt with.
+    public var waitsForPerson: Bool { self == .approval || self == .question || self == .runSuspended }
+
+    /// The iOS notification category of a message of this kind that carries actions: `RALPH_APPROVAL` (Allow, Deny),
+    /// `RALPH_QUESTION` (Answer with text), `RALPH_SUSPENDED` (Resume); nil for kinds that offer none.
+    public var actionCategory: String? {
+        switch self {
+        case .approval: "RALPH_APPROVAL"
+        case .question: "RALPH_QUESTION"
+        case .runSuspended: "RALPH_SUSPENDED"
+        case .runFinished, .autoReply, .turnStalled, .runSilent: nil
+        }
+    }
 }

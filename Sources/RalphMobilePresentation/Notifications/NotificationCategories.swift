@@ -8,7 +8,7 @@ public struct NotificationCategory: Equatable, Sendable, Identifiable {
         /// The `UNNotificationAction` identifier; also how a pressed button finds its ``NotificationAction``.
         public var identifier: String
         public var title: String
-        /// The ``NotificationAction/action`` it carries out (`allow`, `deny`, `answer`).
+        /// The ``NotificationAction/action`` it carries out (`allow`, `deny`, `answer`, `resume`).
         public var action: String
         public var destructive: Bool
         /// A text field (`UNTextInputNotificationAction`).
@@ -41,13 +41,21 @@ public struct NotificationCategory: Equatable, Sendable, Identifiable {
                 placeholder: "Your answer", requiresUnlock: true)
         ])
 
-    /// Every category the app registers at launch.
-    public static let all = [approval, question]
+    /// `RALPH_SUSPENDED`: Resume (a run a lifecycle hook suspended).
+    public static let suspended = NotificationCategory(
+        identifier: "RALPH_SUSPENDED",
+        buttons: [
+            Button(identifier: "RALPH_RESUME", title: "Resume", action: "resume", destructive: false, textInput: false, sendTitle: "", placeholder: "", requiresUnlock: true)
+        ])
 
-    /// The category the server gives a message with actions (as its APNs payload does), nil for one without.
+    /// Every category the app registers at launch.
+    public static let all = [approval, question, suspended]
+
+    /// The category the server gives a message with actions (as its APNs payload does: ``NotificationKind/actionCategory``),
+    /// nil for one without.
     public static func of(_ message: NotificationMessage) -> NotificationCategory? {
-        guard !message.actions.isEmpty else { return nil }
-        return message.kind == .question ? question : approval
+        guard !message.actions.isEmpty, let identifier = message.kind.actionCategory else { return nil }
+        return all.first { $0.identifier == identifier }
     }
 
     /// The button with this identifier, in any category.

@@ -11,6 +11,7 @@ public enum NotificationWords {
         case .autoReply: "Auto-reply loops stopped or paused"
         case .turnStalled: "Chat turns stalled"
         case .runSilent: "Live runs gone silent"
+        case .runSuspended: "Runs suspended by a hook"
         }
     }
 
@@ -23,6 +24,7 @@ public enum NotificationWords {
         case .autoReply: "Its limit, completion, a showstopper, stuck, or an error."
         case .turnStalled: "A running turn has said nothing for a while."
         case .runSilent: "A live run has written no event for longer than the server's threshold."
+        case .runSuspended: "A lifecycle hook suspended a run; it waits until you resume it."
         }
     }
 

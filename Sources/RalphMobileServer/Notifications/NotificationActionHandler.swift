@@ -1,13 +1,16 @@
 import Foundation
+import AgentRunner
 import RalphAPI
 
 /// Carries out a notification's button: checks the token (known, unused, not expired — else a clear error and nothing
 /// changes), checks that the key of the device it was sent to still allows the decision, then decides the approval
-/// or answers the question exactly as the app would.
+/// answers the question, or resumes the run a hook suspended, exactly as the app would.
 struct NotificationActionHandler: Sendable {
     let store: NotificationStore
     let chat: ChatService
     let robot: RobotRoutes
+    /// Run control (a hook-suspended run's Resume writes `.ralph/resume-requested`).
+    let supervisor: RunSupervisor
     let role: @Sendable (String?) -> Role?
 
     func perform(_ request: NotificationActionRequest) async throws -> NotificationActionResponse {
@@ -55,6 +58,15 @@ struct NotificationActionHandler: Sendable {
             }
             let ack = try await robot.answer(questionID: token.target, text: text)
             return NotificationActionResponse(action: "answer", subject: token.subject, subjectId: token.subjectID, detail: "Answered (\(ack.questionId))")
+        case "resume":
+            let kind = supervisor.resumeKind(sessionID: token.target)
+            do {
+                _ = try await supervisor.resume(sessionID: token.target)
+            } catch {
+                throw APIError(error)
+            }
+            let detail = kind == "resume_requested" ? "Resume requested: the hook's wait ends" : "Resumed"
+            return NotificationActionResponse(action: "resume", subject: token.subject, subjectId: token.subjectID, detail: detail)
         default:
             throw APIError.internalError("unknown action '\(token.action)' in a stored token")
         }

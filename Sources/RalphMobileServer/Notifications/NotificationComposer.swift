@@ -52,6 +52,7 @@ enum NotificationComposer {
         case .autoReply: "auto-reply loops stopped"
         case .turnStalled: "conversations stalled"
         case .runSilent: "runs silent"
+        case .runSuspended: "runs suspended"
         }
     }
 
@@ -59,7 +60,7 @@ enum NotificationComposer {
         switch kind {
         case .approval: "/#/approvals"
         case .autoReply, .turnStalled: "/#/chats"
-        case .question, .runFinished, .runSilent: "/#/sessions"
+        case .question, .runFinished, .runSilent, .runSuspended: "/#/sessions"
         }
     }
 }

@@ -123,7 +123,7 @@ final class NotificationDispatcher: Sendable {
         do {
             for token in minted { try await dependencies.store.storeToken(token) }
             if let sender = dependencies.senders[device.channel] {
-                let urgent = event.kind == .approval || event.kind == .question
+                let urgent = event.kind.waitsForPerson
                 outcome = await sender.send(message, to: device, urgent: urgent)
             } else {
                 outcome = .failed(status: nil, detail: dependencies.unavailable[device.channel] ?? "no sender for \(device.channel.rawValue)")

@@ -3,7 +3,7 @@ import RalphAPI
 import RalphFiles
 
 /// What runs tell people, from the catalog's changes: a question waiting (and its withdrawal once answered or timed
-/// out), a run that finished, a live run that went silent. Remembers what it saw of each run to notice transitions.
+/// out), a run a hook suspended (+Suspension), a run that finished, a live run that went silent. Remembers what it saw of each run to notice transitions.
 ///
 /// A finished run seen for the first time (at start-up) is reported only if it ended within ``recentEnd``: after a
 /// crash between the end and its notification, the notification is still made (its key makes it once), while a
@@ -16,6 +16,8 @@ struct RunNotificationRules {
     private var questions: [String: PendingQuestion] = [:]
     /// Each live run's event count and when it last changed.
     private var activity: [String: (lines: Int, since: Date)] = [:]
+    /// The hook suspension each live run is held in (``suspensionKey(_:generation:)``).
+    var suspensions: [String: String] = [:]
 
     mutating func events(for change: RunCatalog.Change, now: Date) -> [NotificationEvent] {
         switch change {
@@ -23,7 +25,7 @@ struct RunNotificationRules {
             if snapshot.isLive {
                 live.insert(snapshot.id)
                 activity[snapshot.id] = (snapshot.state.lineCount, now)
-                return questionEvents(snapshot, now: now)
+                return questionEvents(snapshot, now: now) + suspensionEvents(snapshot)
             }
             guard let ended = snapshot.state.lastEventDate, now.timeIntervalSince(ended) < Self.recentEnd else { return [] }
             return [finished(snapshot)]
@@ -31,15 +33,16 @@ struct RunNotificationRules {
             if snapshot.isLive {
                 live.insert(snapshot.id)
                 if activity[snapshot.id]?.lines != snapshot.state.lineCount { activity[snapshot.id] = (snapshot.state.lineCount, now) }
-                return questionEvents(snapshot, now: now)
+                return questionEvents(snapshot, now: now) + suspensionEvents(snapshot)
             }
             guard live.remove(snapshot.id) != nil else { return [] }
             activity[snapshot.id] = nil
-            return questionEvents(snapshot, now: now) + [finished(snapshot)]
+            return questionEvents(snapshot, now: now) + suspensionEvents(snapshot) + [finished(snapshot)]
         case .removed(let id):
             live.remove(id)
             activity[id] = nil
             questions[id] = nil
+            suspensions[id] = nil
             return []
         }
     }

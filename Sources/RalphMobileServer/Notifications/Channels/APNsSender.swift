@@ -12,7 +12,7 @@ import RalphNotify
 /// an `apns-id` derived from the message id, the same for every retry.
 ///
 /// The payload's `aps` shows the alert with the category of its actions (`RALPH_APPROVAL`: Allow / Deny;
-/// `RALPH_QUESTION`: Answer with text input); `ralph` carries the whole ``NotificationMessage`` (tokens included) for
+/// `RALPH_QUESTION`: Answer with text input; `RALPH_SUSPENDED`: Resume); `ralph` carries the whole ``NotificationMessage`` (tokens included) for
 /// the app to act on.
 struct APNsSender: NotificationSender {
     let credentials: APNsCredentials
@@ -98,10 +98,10 @@ struct APNsSender: NotificationSender {
         var aps: [(String, JSONValue)] = [
             ("alert", .object(JSONObject(alert))),
             ("thread-id", .string(message.subjectId)),
-            ("interruption-level", .string(message.quiet == true || message.withdraw == true ? "passive" : message.kind == .approval || message.kind == .question ? "time-sensitive" : "active")),
+            ("interruption-level", .string(message.quiet == true || message.withdraw == true ? "passive" : message.kind.waitsForPerson ? "time-sensitive" : "active")),
         ]
         if message.quiet != true && message.withdraw != true { aps.append(("sound", .string("default"))) }
-        if !message.actions.isEmpty { aps.append(("category", .string(message.kind == .question ? "RALPH_QUESTION" : "RALPH_APPROVAL"))) }
+        if !message.actions.isEmpty, let category = message.kind.actionCategory { aps.append(("category", .string(category))) }
         if let count = message.count { aps.append(("badge", .int(count))) }
         let ralph = try JSONParser.parse(Array(try WireJSON.encode(message)))
         return .object(JSONObject([("aps", .object(JSONObject(aps))), ("ralph", ralph)]))

@@ -72,7 +72,7 @@ export function displayFor(message, abilities, replacing) {
     silent: quiet,
     renotify: replacing && !quiet,
     // Something waits for the person: keep it until it is dealt with (or withdrawn).
-    requireInteraction: message.kind === 'approval' || message.kind === 'question',
+    requireInteraction: message.kind === 'approval' || message.kind === 'question' || message.kind === 'run_suspended',
     actions: notificationActions(message, abilities),
   };
   if (message.created_at) {

@@ -10,6 +10,7 @@ export const KINDS = [
   { kind: 'auto_reply', label: 'Auto-reply stopped', hint: 'A conversation\u2019s auto-reply loop stopped or paused' },
   { kind: 'turn_stalled', label: 'Turn stalled', hint: 'A running chat turn has had no output for a while' },
   { kind: 'run_silent', label: 'Run silent', hint: 'A live run has written no event for a while' },
+  { kind: 'run_suspended', label: 'Run suspended', hint: 'A lifecycle hook suspended a run; it waits for Resume' },
 ];
 
 /** @type {Record<string, string>} */

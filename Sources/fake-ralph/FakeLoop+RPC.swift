@@ -40,22 +40,22 @@ extension FakeLoop {
         guard rpcPort.isEnabled else { return nil }
         endRPCIteration()
         let n = iteration + 1
-        let hat = rpcPort.shared.withLock { s -> String in
-            let hat = s.hatOverride ?? hats[(n - 1) % hats.count]
-            s.hatOverride = nil
-            (s.iteration, s.hat, s.iterationStartedAt) = (n, hat, Date())
-            return hat
-        }
-        rpcPort.emit("iteration_start", ["iteration": n, "hat": hat, "hat_display": hat.capitalized, "backend": options.backend ?? "claude"])
+        let hat = hats[(n - 1) % hats.count]
+        let now = Date()
+        rpcPort.shared.withLock { s in (s.iteration, s.hat, s.iterationStartedAt) = (n, hat, now) }
+        rpcPort.emit("iteration_start", [
+            "iteration": n, "max_iterations": maxIterations, "hat": hat, "hat_display": hat.capitalized, "backend": options.backend ?? "claude",
+            "started_at": Int(now.timeIntervalSince1970 * 1000),
+        ])
         let calls = max(0, Int(behaviour.number("rpc_tool_calls", 1)))
         let seconds = behaviour.number("rpc_tool_seconds", pace)
         for call in 0..<calls {
             let id = "tool-\(n)-\(call + 1)"
             let started = Date()
-            rpcPort.emit("tool_call_start", ["tool_call_id": id, "tool_name": "Bash", "input": ["command": "swift test --filter Step\(call + 1)"]])
+            rpcPort.emit("tool_call_start", ["iteration": n, "tool_call_id": id, "tool_name": "Bash", "input": ["command": "swift test --filter Step\(call + 1)"]])
             let finished = sleepChecking(seconds / Double(calls))
             rpcPort.emit("tool_call_end", [
-                "tool_call_id": id, "output": finished ? "Test Suite passed" : "interrupted", "is_error": !finished,
+                "iteration": n, "tool_call_id": id, "output": finished ? "Test Suite passed" : "interrupted", "is_error": !finished,
                 "duration_ms": Int(Date().timeIntervalSince(started) * 1000),
             ])
             guard finished else { return Self.interrupted }
@@ -63,9 +63,9 @@ extension FakeLoop {
         return nil
     }
 
-    /// The hat of iteration `n`: the one `set_hat` chose when it began, else the config's rotation.
+    /// The hat of iteration `n`: the config's rotation (ralph 2.10.1 refuses `set_hat`: "not yet implemented").
     func hatFor(_ n: Int) -> String {
-        rpcPort.shared.withLock { $0.enabled && $0.iteration == n ? $0.hat : nil } ?? hats[(n - 1) % hats.count]
+        hats[(n - 1) % hats.count]
     }
 
     /// Every record is an `orchestration_event`; an iteration's `<hat>.done` also ends it (`iteration_end`).
@@ -79,21 +79,20 @@ extension FakeLoop {
     /// number, so tests can tell iterations apart (`context_window` from the script, default 200000).
     func endRPCIteration() {
         let window = Int(behaviour.number("context_window", 200_000))
-        let ended = rpcPort.shared.withLock { s -> (n: Int, hat: String?, started: Date, complete: Bool)? in
+        let ended = rpcPort.shared.withLock { s -> (n: Int, started: Date, complete: Bool)? in
             guard s.iteration > 0 else { return nil }
             defer { (s.iteration, s.hat) = (0, nil) }
             let n = s.iteration
             s.totalCost += Self.cost(n)
-            return (n, s.hat, s.iterationStartedAt, n >= s.maxIterations)
+            return (n, s.iterationStartedAt, n >= s.maxIterations)
         }
         guard let ended else { return }
         let n = ended.n
-        var fields: [String: Any] = [
-            "duration_ms": Int(Date().timeIntervalSince(ended.started) * 1000), "cost_usd": Self.cost(n), "input_tokens": 1000 * n,
+        let fields: [String: Any] = [
+            "iteration": n, "duration_ms": Int(Date().timeIntervalSince(ended.started) * 1000), "cost_usd": Self.cost(n), "input_tokens": 1000 * n,
             "output_tokens": 100 * n, "cache_read_tokens": 500 * n, "cache_write_tokens": 50, "context_window": window,
             "context_tokens": min(window, 20_000 * n), "loop_complete_triggered": ended.complete,
         ]
-        if let hat = ended.hat { fields["hat"] = hat }
         rpcPort.emit("iteration_end", fields)
     }
 
@@ -107,19 +106,34 @@ extension FakeLoop {
         guard rpcPort.isEnabled else { return ending }
         endRPCIteration()
         var ending = ending
-        let (abort, cost) = rpcPort.shared.withLock { s in
+        let (abort, cost, started) = rpcPort.shared.withLock { s in
             s.completed = true
-            return (s.abortReason, s.totalCost)
+            return (s.abortReason, s.totalCost, s.startedAt)
         }
         if let abort, ending.reason == "interrupted" { ending.status = "Aborted over RPC: \(abort)." }
-        rpcPort.emit("loop_terminated", ["reason": ending.reason, "totals": ["iterations": iteration, "cost_usd": cost]])
+        let now = Date()
+        rpcPort.emit("loop_terminated", [
+            "reason": Self.rpcReason(ending.reason), "total_iterations": iteration, "duration_ms": Int(now.timeIntervalSince(started) * 1000),
+            "total_cost_usd": cost, "terminated_at": Int(now.timeIntervalSince1970 * 1000),
+        ])
         return ending
+    }
+
+    /// ralph's RPC `TerminationReason` is coarser than `loop.terminate`'s: completion, max iterations, an interrupt
+    /// or a stop, and `error` for everything else (`cancelled`, `loop_stale`, `workspace_gone` …).
+    static func rpcReason(_ reason: String) -> String {
+        switch reason {
+        case "completed": "completed"
+        case "max_iterations": "max_iterations"
+        case "interrupted", "stopped": "interrupted"
+        default: "error"
+        }
     }
 
     /// What the loop prints: raw on the terminal, `text_delta` events in RPC mode.
     func writeOutput(_ text: String) {
         if rpcPort.isEnabled {
-            rpcPort.emit("text_delta", ["delta": text])
+            rpcPort.emit("text_delta", ["iteration": iteration, "delta": text])
         } else {
             FileHandle.standardOutput.write(Data(text.utf8))
         }

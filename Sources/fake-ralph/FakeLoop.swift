@@ -111,8 +111,10 @@ final class FakeLoop {
     /// Checked before each iteration: a reason to end now, or nil to go on.
     func atBoundary() throws -> Ending? {
         if let ending = try controlAtBoundary() { return ending }
+        if let ending = staleAtBoundary() { return ending }
         try signalsAtBoundary()
         if let ending = rpcIterationBegins() { return ending }
+        try runWaveIfDue(iteration: iteration + 1)
         return nil
     }
 
@@ -148,7 +150,7 @@ final class FakeLoop {
                 }
                 continue
             }
-            try record("\(hat).done", payload, iteration: n, hat: hat, triggered: next)
+            try recordIteration(n, hat: hat, payload: payload, next: next)
         }
         guard sleepChecking(pace / 2) else { return Self.interrupted }
         try settleGuidanceBeforeCompletion()

@@ -27,9 +27,13 @@
 //     rpc_tool_seconds: 0.2  # with --rpc: how long an iteration's tool calls take (a steer lands in that time; default pace)
 //     rpc_tool_calls: 1      # with --rpc: tool calls per iteration (tool_call_start/end events)
 //     context_window: 200000 # with --rpc: iteration_end's context_window (context_tokens grow 20000 per iteration)
+//     wave_fail: 1           # with wave_at: this worker of the wave fails (wave_worker_done success false)
+//     stale_from: 2          # from this iteration on the same record is emitted: 3 in a row (one hat) end the loop `loop_stale`
 //
 // Also honoured: .ralph/stop-requested at each boundary → `stopped`; event_loop.cancellation_promise → `cancelled`;
-// a worktree loop whose worktree vanished → `workspace_gone`, exit 1 (FakeLoop+Control.swift).
+// a worktree loop whose worktree vanished → `workspace_gone`, exit 1 (FakeLoop+Control.swift); the same emit 3 times in
+// a row → `loop_stale`, exit 1 (FakeLoop+Stale.swift). With --rpc it speaks ralph 2.10.1's RPC (RpcPort*.swift): field
+// names and types as ralph-proto's json_rpc.rs, `set_hat` refused "not yet implemented" as ralph does.
 // Guidance is acknowledged (`human.guidance.ack`) in the iteration after it is read, and LOOP_COMPLETE waits for
 // that. `RObot: {enabled: true, mode: web, timeout_seconds, checkin_interval_seconds}` asks through
 // `.ralph/api/robot-question.json` / `robot-response.json` and writes `robot-checkin.json` (FakeLoop+RobotWeb.swift).

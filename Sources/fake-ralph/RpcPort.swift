@@ -29,8 +29,6 @@ final class RpcPort: Sendable {
         var iterationStartedAt = Date()
         var totalCost = 0.0
         var completed = false
-        /// `set_hat`: the hat the next iteration wears.
-        var hatOverride: String?
         /// `follow_up`: text for the next iteration's record.
         var followUps: [String] = []
         /// `abort`'s reason, once it came.
@@ -58,7 +56,7 @@ final class RpcPort: Sendable {
         var bytes = [UInt8](data)
         bytes.append(0x0A)
         shared.withLock { s in
-            guard !s.disconnected else { return }
+            guard s.enabled, !s.disconnected else { return }
             var written = 0
             while written < bytes.count {
                 let n = bytes.withUnsafeBytes { write(1, $0.baseAddress! + written, bytes.count - written) }
@@ -73,10 +71,10 @@ final class RpcPort: Sendable {
         }
     }
 
-    /// Answers a command that carried an `id`.
-    func respond(_ id: Any?, command: String, data: Any? = nil, error: String? = nil) {
-        guard let id else { return }
-        var fields: [String: Any] = ["id": id, "command": command, "success": error == nil]
+    /// Answers a command (every command is answered; `id` only when it carried one, as ralph's `response` does).
+    func respond(_ id: String?, command: String, data: Any? = nil, error: String? = nil) {
+        var fields: [String: Any] = ["command": command, "success": error == nil]
+        if let id { fields["id"] = id }
         if let error { fields["error"] = error } else if let data { fields["data"] = data }
         emit("response", fields)
     }

@@ -13,14 +13,20 @@ extension WireSamples {
     static let rpcTelemetry = RpcTelemetry(
         costUsd: 0.025, inputTokens: 2400, outputTokens: 680, cacheReadTokens: 1600, cacheWriteTokens: 200, contextWindow: 200_000,
         contextTokens: 42_000, currentIteration: 3, currentHat: "reviewer", iterations: [rpcIteration], toolCalls: [rpcToolCall], acks: [rpcAck],
-        connected: true, terminatedReason: nil
+        connected: true, terminatedReason: nil, wave: rpcWave
     )
+    static let rpcWave = RpcWave(
+        hat: "builder", workerCount: 3, timeoutSecs: 300, iteration: 2,
+        done: [RpcWave.Worker(index: 0, success: true, durationMs: 410, preview: "builder worker 1")], completed: true, succeeded: 2, failed: 1,
+        durationMs: 1320, startedAt: ts)
 
     /// ralph's RPC mode: the detail's `rpc` telemetry and urgent steering.
     static let rpc: [WireSample] = [
         .codable(rpcIteration),
         .codable(rpcToolCall),
         .codable(rpcAck),
+        .codable(rpcWave),
+        .codable(RpcWave(hat: "reviewer", workerCount: 2, timeoutSecs: 60, startedAt: ts)),
         .codable(rpcTelemetry),
         .codable(
             SessionDetail(

@@ -22,4 +22,16 @@ struct RpcWordsTests {
         #expect(RpcWords.tokens(rpc) == "6,000 in · 600 out")
         #expect(RpcWords.context(RpcTelemetry()) == nil)
     }
+
+    @Test("an agent wave in progress, and once completed; none without one (the web says the same: rpc-words.test.mjs)")
+    func wave() {
+        var wave = RpcWave(
+            hat: "builder", workerCount: 3, timeoutSecs: 300, iteration: 2,
+            done: [RpcWave.Worker(index: 1, success: false, durationMs: 80, preview: "b")], startedAt: "x")
+        #expect(RpcWords.wave(RpcTelemetry(wave: wave)) == "wave of builder (iteration 2): 1 of 3 workers done (1 failed)")
+        wave.completed = true
+        (wave.succeeded, wave.failed, wave.durationMs) = (2, 1, 480)
+        #expect(RpcWords.wave(RpcTelemetry(wave: wave)) == "wave of builder (iteration 2): 3 workers, 1 failed, 0.5 s")
+        #expect(RpcWords.wave(rpc) == nil, "a run without waves has no wave line")
+    }
 }

@@ -213,6 +213,19 @@ struct ControlTests {
         #expect(ended.stopReason?.reason == "cancelled" && ended.stopReason?.exitCode == 0 && ended.session.status == .stopped)
     }
 
+    @Test("an agent stuck on one emit (the same signature 3 times in a row) ends with ralph's loop_stale: failed, exit 1")
+    func loopStale() async throws {
+        let h = try await SteeringHarness.start()
+        defer { h.stop() }
+        let hats = "hats:\n  builder:\n    name: Builder\n    triggers: [build.task]\n    publishes: [build.done]\n"
+        Fixture.write("fake_ralph:\n  iterations: 50\n  pace: 0.05\n  stale_from: 2\n" + hats, to: h.root + "/proj/ralph.yml")
+        let started = try await h.startRun()
+        try await eventually(15, "the run to end") { try await h.status(started.id).mode == .complete }
+        let ended = try await detail(h, started.id)
+        #expect(ended.stopReason?.reason == "loop_stale" && ended.stopReason?.exitCode == 1, "\(String(describing: ended.stopReason))")
+        #expect(ended.session.status == .failed && ended.session.iteration == 4, "iterations 2, 3 and 4 emitted the same: \(ended.session)")
+    }
+
     @Test("a worktree loop whose worktree disappears ends with workspace_gone (exit 1) and is no longer a live loop")
     func workspaceGone() async throws {
         let h = try await SteeringHarness.start()

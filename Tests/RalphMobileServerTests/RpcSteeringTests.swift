@@ -71,7 +71,7 @@ struct RpcSteeringTests {
     func costAndContextPerIteration() async throws {
         let h = try await SteeringHarness.start()
         defer { h.stop() }
-        h.config("iterations: 3\npace: 0.05\nrpc_tool_seconds: 0.1\noutput_bytes: 200\ncontext_window: 100000")
+        h.config("iterations: 3\npace: 0.05\nrpc_tool_seconds: 0.5\noutput_bytes: 200\ncontext_window: 100000")
         let started = try await h.startRun()
         let client = try await h.stream(started.id, query: "?history=all&state=1")
         var last: RpcTelemetry?

@@ -71,7 +71,9 @@ public final class RpcChannel: Sendable {
             s.nextID += 1
             return s.nextID
         }
-        var command = JSONObject([("type", .string(type)), ("id", .int(id))])
+        // ralph's commands take `id` as a string (`Option<String>` in ralph-proto's json_rpc.rs): a number would make
+        // the whole line unparseable, answered by a `parse` response that names no command.
+        var command = JSONObject([("type", .string(type)), ("id", .string(Self.commandID(id)))])
         for (key, value) in fields.sorted(by: { $0.key < $1.key }) { command[key] = .string(value) }
         let line: Data
         do {
@@ -179,7 +181,7 @@ public final class RpcChannel: Sendable {
             guard let id = waiters.filter({ $0.value.ack == ack.appliesTo && $0.value.message == ack.message }).keys.min() else { return [] }
             return [(waiters.removeValue(forKey: id)!.continuation, .acknowledged(ack))]
         case "response":
-            guard let id = event["id"]?.intValue, let waiter = waiters[id] else { return [] }
+            guard let id = event["id"]?.stringValue.flatMap(Self.waiterID), let waiter = waiters[id] else { return [] }
             if event["success"]?.boolValue == false {
                 waiters[id] = nil
                 return [(waiter.continuation, .refused(event["error"]?.stringValue ?? "ralph refused the command"))]
@@ -191,6 +193,10 @@ public final class RpcChannel: Sendable {
             return []
         }
     }
+
+    /// The `id` a command is sent with (`rm-<n>`), and back.
+    static func commandID(_ n: Int) -> String { "rm-\(n)" }
+    static func waiterID(_ id: String) -> Int? { id.hasPrefix("rm-") ? Int(id.dropFirst(3)) : nil }
 
     /// ralph's output ended (it exited, or closed it): waiting commands are answered, and no more can be sent.
     private func ended() {

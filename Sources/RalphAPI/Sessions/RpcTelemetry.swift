@@ -1,5 +1,5 @@
 /// What ralph's RPC mode (`ralph run --rpc`) told the server about a run it started: cost, tokens and context-window
-/// use per iteration, tool calls in progress and guidance acknowledgements. Only runs this server started in RPC mode
+/// use per iteration, tool calls in progress, guidance acknowledgements and agent waves. Only runs this server started in RPC mode
 /// have it (`rpc` in the session detail); discovered runs are read from their files alone and have none.
 ///
 /// It lives in the server's memory: the events file stays the durable log, so after a server restart a run's
@@ -29,12 +29,14 @@ public struct RpcTelemetry: Codable, Hashable, Sendable {
     public var connected: Bool
     /// ralph's `loop_terminated` reason, once it came.
     public var terminatedReason: String?
+    /// The agent wave in progress, or the latest one (`wave_*` events).
+    public var wave: RpcWave?
 
     public init(
         costUsd: Double = 0, inputTokens: Int = 0, outputTokens: Int = 0, cacheReadTokens: Int = 0, cacheWriteTokens: Int = 0,
         contextWindow: Int? = nil, contextTokens: Int? = nil, currentIteration: Int? = nil, currentHat: String? = nil,
         iterations: [RpcIteration] = [], toolCalls: [RpcToolCall] = [], acks: [RpcAck] = [], connected: Bool = true,
-        terminatedReason: String? = nil
+        terminatedReason: String? = nil, wave: RpcWave? = nil
     ) {
         self.costUsd = costUsd
         self.inputTokens = inputTokens
@@ -50,6 +52,7 @@ public struct RpcTelemetry: Codable, Hashable, Sendable {
         self.acks = acks
         self.connected = connected
         self.terminatedReason = terminatedReason
+        self.wave = wave
     }
 
     /// The share of the context window in use (0…1), when both numbers are known.
@@ -59,7 +62,7 @@ public struct RpcTelemetry: Codable, Hashable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case iterations, acks, connected
+        case iterations, acks, connected, wave
         case costUsd = "cost_usd"
         case inputTokens = "input_tokens"
         case outputTokens = "output_tokens"

@@ -30,6 +30,24 @@ public enum RpcWords {
         return "acknowledged for \(when): \(ack.message)"
     }
 
+    /// The agent wave in progress or the latest one: `wave of builder (iteration 2): 1 of 3 workers done` /
+    /// `wave of builder (iteration 2): 3 workers, 1 failed, 0.5 s`; nil when the run had none.
+    public static func wave(_ rpc: RpcTelemetry) -> String? {
+        guard let wave = rpc.wave else { return nil }
+        let head = "wave of \(wave.hat)" + (wave.iteration.map { " (iteration \($0))" } ?? "") + ": "
+        if wave.completed {
+            let failed = wave.failed ?? wave.done.filter { !$0.success }.count
+            return head + "\(wave.workerCount) workers" + (failed > 0 ? ", \(failed) failed" : "") + (wave.durationMs.map { ", " + seconds($0) } ?? "")
+        }
+        let failures = wave.done.filter { !$0.success }.count
+        return head + "\(wave.done.count) of \(wave.workerCount) workers done" + (failures > 0 ? " (\(failures) failed)" : "")
+    }
+
+    /// `0.5 s`, `12 s`.
+    static func seconds(_ ms: Int) -> String {
+        ms < 10_000 ? String(format: "%.1f s", Double(ms) / 1000) : "\(ms / 1000) s"
+    }
+
     /// Input and output tokens in total: `6,000 in · 600 out`.
     public static func tokens(_ rpc: RpcTelemetry) -> String {
         "\(grouped(rpc.inputTokens)) in · \(grouped(rpc.outputTokens)) out"

@@ -101,6 +101,7 @@ struct StatusCommand: AsyncParsableCommand {
                 row("cost", RpcWords.cost(rpc) + "  " + theme.dim(RpcWords.tokens(rpc)))
                 if let context = RpcWords.context(rpc) { row("context", context) }
                 for call in RpcWords.toolCalls(rpc) { row("tool call", call) }
+                if let wave = RpcWords.wave(rpc) { row("wave", wave) }
                 if let ack = rpc.acks.last { row("steer", RpcWords.ack(ack)) }
             }
             row("hats", format.hats(detail.hatUsage.map { ($0.hat, HatPalette.color(for: $0.hat), $0.iterations) }))

@@ -2,7 +2,7 @@ import RalphAPI
 import RalphMobileKit
 
 /// What ralph's RPC mode tells of a run the server started (``SessionDetail/rpc``): the cost so far, the context
-/// window's use, tool calls in progress and the latest acknowledgement. Absent (nil section) for runs read from files
+/// window's use, tool calls in progress, the agent wave and the latest acknowledgement. Absent (nil section) for runs read from files
 /// alone.
 public struct RpcLiveSection: Sendable, Equatable {
     /// Cost, Tokens, Context (when reported).
@@ -13,6 +13,8 @@ public struct RpcLiveSection: Sendable, Equatable {
     public var toolCalls: [String]
     /// The latest guidance or steer acknowledgement, in words.
     public var lastAck: String?
+    /// The agent wave in progress or the latest one, in words.
+    public var wave: String?
 
     public init?(_ rpc: RpcTelemetry?) {
         guard let rpc else { return nil }
@@ -22,5 +24,6 @@ public struct RpcLiveSection: Sendable, Equatable {
         contextUse = rpc.contextUse
         toolCalls = RpcWords.toolCalls(rpc)
         lastAck = rpc.acks.last.map(RpcWords.ack)
+        wave = RpcWords.wave(rpc)
     }
 }

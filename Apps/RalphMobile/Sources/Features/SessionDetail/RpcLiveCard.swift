@@ -1,8 +1,8 @@
 import RalphMobilePresentation
 import SwiftUI
 
-/// ralph's RPC mode for a run the server started: cost so far, context window use, tool calls in progress and the last
-/// acknowledgement (the model's ``RpcLiveSection``; absent for runs read from files alone).
+/// ralph's RPC mode for a run the server started: cost so far, context window use, tool calls in progress, the agent wave and
+/// the last acknowledgement (the model's ``RpcLiveSection``; absent for runs read from files alone).
 struct RpcLiveCard: View {
     let section: RpcLiveSection
 
@@ -17,6 +17,7 @@ struct RpcLiveCard: View {
             ForEach(section.toolCalls, id: \.self) { call in
                 Text("Running \(call)").font(.footnote.monospaced()).lineLimit(2)
             }
+            if let wave = section.wave { Text(wave).font(.footnote) }
             if let ack = section.lastAck { NoteText(ack) }
         }
     }

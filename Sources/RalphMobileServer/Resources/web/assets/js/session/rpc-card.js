@@ -1,9 +1,9 @@
 // @ts-check
 // The session screen's "Live" card for runs the server started in ralph's RPC mode: cost so far, context window use
-// (with a bar), tool calls in progress and the latest acknowledgement. Hidden for runs read from files alone.
+// (with a bar), tool calls in progress, the agent wave and the latest acknowledgement. Hidden for runs read from files alone.
 
 import { h, render } from '../ui.js';
-import { costText, contextText, contextUse, tokensText, toolCallLines, ackText } from '../words/rpc.js';
+import { costText, contextText, contextUse, tokensText, toolCallLines, ackText, waveText } from '../words/rpc.js';
 import { stat } from './cards.js';
 
 /** @typedef {import('../state/session.js').SessionState} SessionState */
@@ -18,6 +18,7 @@ export function renderRpc(card, body, state, memo) {
   const share = contextUse(rpc);
   const calls = toolCallLines(rpc);
   const ack = (rpc.acks || []).at(-1);
+  const wave = waveText(rpc);
   render(body,
     h('div', { class: 'stats' },
       stat('Cost', costText(rpc)),
@@ -27,6 +28,7 @@ export function renderRpc(card, body, state, memo) {
     calls.length
       ? h('ul', { class: 'plain', 'data-test': 'rpc-tool-calls' }, calls.map((line) => h('li', {}, h('span', { class: 'muted' }, 'Running '), h('code', {}, line))))
       : null,
+    wave ? h('p', { class: 'small', 'data-test': 'rpc-wave' }, wave) : null,
     ack ? h('p', { class: 'muted small', 'data-test': 'rpc-ack' }, ackText(ack)) : null,
     rpc.connected ? null : h('p', { class: 'muted small' }, 'ralph\'s RPC output ended' + (rpc.terminated_reason ? ' (' + rpc.terminated_reason + ')' : '') + '.'));
 }

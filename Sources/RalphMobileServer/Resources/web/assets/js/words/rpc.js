@@ -39,6 +39,26 @@ export function toolCallLines(rpc) {
   });
 }
 
+/** @param {number} ms */
+function seconds(ms) {
+  return ms < 10000 ? (ms / 1000).toFixed(1) + ' s' : Math.floor(ms / 1000) + ' s';
+}
+
+/// The agent wave in progress or the latest one (the app's and the terminal's words), or null.
+/** @param {any} rpc @returns {string | null} `wave of builder (iteration 2): 1 of 3 workers done` */
+export function waveText(rpc) {
+  const wave = rpc.wave;
+  if (!wave) return null;
+  const head = 'wave of ' + wave.hat + (wave.iteration ? ' (iteration ' + wave.iteration + ')' : '') + ': ';
+  const done = wave.done || [];
+  if (wave.completed) {
+    const failed = typeof wave.failed === 'number' ? wave.failed : done.filter((/** @type {any} */ w) => !w.success).length;
+    return head + wave.worker_count + ' workers' + (failed > 0 ? ', ' + failed + ' failed' : '') + (typeof wave.duration_ms === 'number' ? ', ' + seconds(wave.duration_ms) : '');
+  }
+  const failures = done.filter((/** @type {any} */ w) => !w.success).length;
+  return head + done.length + ' of ' + wave.worker_count + ' workers done' + (failures > 0 ? ' (' + failures + ' failed)' : '');
+}
+
 /** @param {any} ack @returns {string} `acknowledged for this iteration (3): …` */
 export function ackText(ack) {
   const when = ack.applies_to === 'current' ? 'this iteration' + (ack.iteration ? ' (' + ack.iteration + ')' : '') : 'next iteration';

@@ -29,6 +29,8 @@ public struct RalphMobileServer: Sendable {
     let liveActivities: LiveActivityUpdater
     /// Closes event streams whose client stopped reading.
     let watchdog = StreamWatchdog()
+    /// The original iOS app's session streams (``LegacyStreamClients``).
+    let legacyStreams = LegacyStreamClients()
     let demo: DemoProcess?
     let webAssets: WebAssets
     let logger: Logger
@@ -171,7 +173,7 @@ public struct RalphMobileServer: Sendable {
         let workspaceRoots = WorkspaceRoots(roots)
         let selector = WorkspaceSelector(roots: workspaceRoots, lookup: lookup)
         HealthRoutes(authenticator: authenticator, chat: chat, notificationCapabilities: notifier.capabilities).register(on: routes)
-        SessionRoutes(catalog: catalog, lookup: lookup).register(on: routes)
+        SessionRoutes(catalog: catalog, lookup: lookup, legacyStreams: legacyStreams).register(on: routes)
         SteeringRoutes(catalog: catalog, roots: workspaceRoots, lookup: lookup, events: events, experimentalUrgentSteer: configuration.experimentalUrgentSteer).register(on: routes)
         let robot = RobotRoutes(catalog: catalog, lookup: lookup, events: events)
         robot.register(on: routes)
@@ -179,7 +181,9 @@ public struct RalphMobileServer: Sendable {
         WorkspaceRoutes(selector: selector).register(on: routes)
         LoopRoutes(selector: selector, roots: workspaceRoots, supervisor: supervisor, catalog: catalog).register(on: routes)
         HostRoutes(sampler: hostSampler).register(on: routes)
-        EventStreamRoutes(catalog: catalog, hub: hub, lookup: lookup, watchdog: watchdog).register(on: routes)
+        EventStreamRoutes(
+            catalog: catalog, hub: hub, lookup: lookup, watchdog: watchdog, legacy: legacyStreams, heartbeatInterval: configuration.heartbeatInterval
+        ).register(on: routes)
         KeyRoutes(keyStore: keyStore).register(on: routes)
         ConversationRoutes(chat: chat, watchdog: watchdog).register(on: routes)
         AutoReplyRoutes(chat: chat).register(on: routes)

@@ -131,7 +131,7 @@ extension Bench {
         tally.begin(phase: phase, record: false)
         let start = monotonicNanos()
         let (_, channels) = try await openSSEClients(
-            group: group, host: "127.0.0.1", port: port, path: "/api/sessions/\(session)/events",
+            group: group, host: "127.0.0.1", port: port, path: "/api/sessions/\(session)/events?end=close",
             headers: [("Last-Event-ID", "0")], count: 1, tally: tally
         )
         let complete = await waitUntil(timeout: 30, poll: 0.0005) { tally.received >= options.resumeEvents || tally.closed > 0 }

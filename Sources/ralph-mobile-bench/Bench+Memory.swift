@@ -20,7 +20,7 @@ extension Bench {
         let tally = Tally()
         let count = options.idleConnections
         let (_, channels) = try await openSSEClients(
-            group: group, host: "127.0.0.1", port: port, path: "/api/sessions/\(liveID)/events?history=0", headers: [],
+            group: group, host: "127.0.0.1", port: port, path: "/api/sessions/\(liveID)/events?history=0&end=close", headers: [],
             count: count, tally: tally
         )
         let connected = await waitUntil(timeout: 30) { tally.connected >= count }

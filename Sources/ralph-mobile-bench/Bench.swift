@@ -162,7 +162,7 @@ struct Bench {
         defer { close(liveFD) }
         let publisher = try BlockingHTTP(port: nchan.port)
 
-        let ours = Target.ours(port: port, path: "/api/sessions/\(liveID)/events?history=0", fd: liveFD)
+        let ours = Target.ours(port: port, path: "/api/sessions/\(liveID)/events?history=0&end=close", fd: liveFD)
         let theirs = Target.nchan(port: nchan.port, path: "/sub", publisher: publisher)
         let conversation = try createConversation(port: port, cwd: workspaces.live)
         let receiver = try await WebhookReceiver.start(group: group)

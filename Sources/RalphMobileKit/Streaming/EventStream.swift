@@ -103,7 +103,9 @@ public struct EventStream: Sendable {
 
     /// One connection: sends what it reads to the loop until it ends or is cancelled.
     func connect(lastEventID: String?, sink: AsyncStream<Signal>.Continuation) async {
-        var headers = [("Accept", "text/event-stream")]
+        // Says that this client understands `end` (the server then closes the stream after it; a client that does
+        // not say so is served like the original iOS app, whose stream is kept open).
+        var headers = [("Accept", "text/event-stream"), ("Ralph-Stream-End", "close")]
         if let lastEventID { headers.append(("Last-Event-ID", lastEventID)) }
         let response: HTTPClientResponse
         do {

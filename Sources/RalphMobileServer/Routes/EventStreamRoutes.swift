@@ -14,6 +14,10 @@ struct EventStreamRoutes {
     let hub: EventHub
     let lookup: SessionLookup
     let watchdog: StreamWatchdog
+    /// The original iOS app's streams (no loop after `end`, no second replay on a reconnect).
+    let legacy: LegacyStreamClients
+    /// Seconds between heartbeats on a legacy stream held open after `end`.
+    let heartbeatInterval: Double
     /// How long a stream request for a run that is still starting waits for it.
     static let pendingWait = 30.0
 
@@ -83,7 +87,10 @@ struct EventStreamRoutes {
             }
             id = snapshot.id
         }
-        let cursor = try Self.cursor(for: request)
+        var cursor = try Self.cursor(for: request)
+        // The original app (no Last-Event-ID, no word that it understands `end`): a reconnect resumes where it was.
+        let legacyClient = request.headers[.lastEventID] == nil && !LegacyStreamClients.optsIn(request) ? LegacyStreamClients.client(request, context) : nil
+        if let legacyClient, let line = legacy.resumeLine(client: legacyClient, session: id) { cursor = .after(SessionEventID(line: line, check: nil)) }
         let wantsState = request.uri.queryParameters["state"].map { $0 == "1" || $0 == "true" } ?? false
         var subscription = hub.subscribe(runID: id, wantsState: wantsState)
         if case .after(let known) = cursor, known.line > subscription.head {
@@ -122,9 +129,15 @@ struct EventStreamRoutes {
         }
         let first = preamble
         let replayAfter = after
+        let legacy = self.legacy
+        let heartbeat = Duration.milliseconds(Int(heartbeatInterval * 1000))
+        let hold = StreamHold()
         return EventStreamResponse.make(
             request, context, watchdog: watchdog, cleanup: { hub.unsubscribe(subscribed, runID: id) },
-            onShutdown: { if case .live(let live) = subscribed { live.queue.close() } },
+            onShutdown: {
+                if case .live(let live) = subscribed { live.queue.close() }
+                hold.release()
+            },
             ended: { error in
                 switch error {
                 case is CancellationError: logger.debug("session stream closed by the client", metadata: ["id": "\(id)"])
@@ -133,16 +146,24 @@ struct EventStreamRoutes {
                 }
             }
         ) { writer, watch in
-            let replay: LiveStream.Replay = { after, through, writer in
-                try await Self.replay(runID: id, after: after, through: through, catalog: catalog, writer: &writer, watch: watch)
+            // Replay, then live until `end` (or the finished run's `end`), through `writer`.
+            let body: @Sendable (inout any ResponseBodyWriter) async throws -> Void = { writer in
+                let replay: LiveStream.Replay = { after, through, writer in
+                    try await Self.replay(runID: id, after: after, through: through, catalog: catalog, writer: &writer, watch: watch)
+                }
+                try await watch.writing { try await writer.write(first) }
+                if case .live(let live) = subscribed {
+                    try await LiveStream.follow(live, key: id, fanout: hub.runs, after: replayAfter, replay: replay, writer: &writer, watch: watch, eventLoop: eventLoop)
+                } else {
+                    try await replay(replayAfter, lastLine, &writer)
+                    try await Self.finish(runID: id, withState: wantsState, lookup: lookup, writer: &writer, watch: watch)
+                }
             }
-            try await watch.writing { try await writer.write(first) }
-            if case .live(let live) = subscribed {
-                try await LiveStream.follow(live, key: id, fanout: hub.runs, after: replayAfter, replay: replay, writer: &writer, watch: watch, eventLoop: eventLoop)
-            } else {
-                try await replay(replayAfter, lastLine, &writer)
-                try await Self.finish(runID: id, withState: wantsState, lookup: lookup, writer: &writer, watch: watch)
-            }
+            guard let legacyClient else { return try await body(&writer) }
+            var tracked: any ResponseBodyWriter = LegacyTrackingWriter(base: writer) { line in legacy.sent(client: legacyClient, session: id, line: line) }
+            try await body(&tracked)
+            // The original app reconnects from a closed stream: keep it open, with heartbeats, until it leaves.
+            try await hold.heartbeats(every: heartbeat, writer: &tracked, watch: watch)
         }
     }
 

@@ -9,12 +9,14 @@ import RalphFiles
 struct SessionRoutes {
     let catalog: RunCatalog
     let lookup: SessionLookup
+    /// Told when a run's status is asked (the original app's screen opening: its next stream gets a full replay).
+    let legacyStreams: LegacyStreamClients
     let listEncoder = SessionListEncoder()
 
     func register(on routes: Routes) {
         routes.viewer.get("/api/sessions") { _, context in try await list(context) }
         routes.viewer.get("/api/sessions/{id}") { _, context in try await detail(context) }
-        routes.viewer.get("/api/sessions/{id}/status") { _, context in try await status(context) }
+        routes.viewer.get("/api/sessions/{id}/status") { request, context in try await status(request, context) }
         routes.viewer.get("/api/sessions/{id}/iterations") { _, context in try await iterations(context) }
         routes.viewer.get("/api/sessions/{id}/scratchpad") { _, context in try await scratchpad(context) }
     }
@@ -33,9 +35,11 @@ struct SessionRoutes {
         return listEncoder.response(lookup.supervisor.pendingSessions(now: now) + runs, logger: context.logger)
     }
 
-    func status(_ context: AppRequestContext) async throws -> Response {
+    func status(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         switch try await target(context) {
-        case .run(let snapshot): return JSONResponse.make(snapshot.session(paused: lookup.supervisor.isPaused(snapshot.id), stop: lookup.supervisor.stopRecord(for: snapshot.id)))
+        case .run(let snapshot):
+            legacyStreams.statusAsked(client: LegacyStreamClients.client(request, context), session: snapshot.id)
+            return JSONResponse.make(snapshot.session(paused: lookup.supervisor.isPaused(snapshot.id), stop: lookup.supervisor.stopRecord(for: snapshot.id)))
         case .pending(let started): return JSONResponse.make(try pendingSession(started))
         }
     }

@@ -41,7 +41,7 @@ final class PausedSocket: Sendable {
             Glibc.close(fd)
             throw TestFailure("connect to \(host):\(port): errno \(errno)")
         }
-        let request = "GET \(target) HTTP/1.1\r\nHost: \(host):\(port)\r\nAccept: text/event-stream\r\n\r\n"
+        let request = "GET \(target) HTTP/1.1\r\nHost: \(host):\(port)\r\nAccept: text/event-stream\r\nRalph-Stream-End: close\r\n\r\n"
         let bytes = Array(request.utf8)
         guard bytes.withUnsafeBytes({ Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else {
             Glibc.close(fd)

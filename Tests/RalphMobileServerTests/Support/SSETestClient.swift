@@ -38,9 +38,11 @@ final class SSETestClient: Sendable {
     /// Raw bytes received (for byte-exact framing checks).
     let raw = Locked<[UInt8]>([])
 
-    static func connect(_ url: String, headers: [(String, String)] = []) async throws -> SSETestClient {
+    /// Our own clients say they understand `end` (`legacy: false`); `legacy: true` connects as the original iOS app did.
+    static func connect(_ url: String, headers: [(String, String)] = [], legacy: Bool = false) async throws -> SSETestClient {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Accept", value: "text/event-stream")
+        if !legacy { request.headers.add(name: "Ralph-Stream-End", value: "close") }
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
         return SSETestClient(response: response)

@@ -145,7 +145,8 @@ export class DetailScreen {
   // --- The session stream -------------------------------------------------------------------------------------------
 
   openStream() {
-    this.stream = openStream(this.base + '/events?history=' + HISTORY + '&state=1', {
+    // `end=close`: this page understands `end` (the server closes the stream after it).
+    this.stream = openStream(this.base + '/events?history=' + HISTORY + '&state=1&end=close', {
       // A state frame has no id line: the id EventSource reports for it is the last workflow frame's.
       untracked: ['state'],
       events: {

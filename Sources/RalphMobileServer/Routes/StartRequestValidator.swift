@@ -1,4 +1,5 @@
 import AgentRunner
+import Foundation
 import RalphAPI
 import RalphFiles
 
@@ -15,7 +16,7 @@ struct StartRequestValidator {
     func plan(for request: StartSessionRequest) throws(APIError) -> RunSupervisor.StartPlan {
         guard let firstRoot = roots.paths.first else { throw .invalidPath("no workspace roots are configured") }
         let workingDirectory: String
-        switch roots.resolve(request.workingDir ?? firstRoot, relativeTo: firstRoot, kind: .directory) {
+        switch roots.resolve(try Self.expandingHome(request.workingDir ?? firstRoot, field: "working_dir"), relativeTo: firstRoot, kind: .directory) {
         case .success(let path): workingDirectory = path
         case .failure(let error): throw .invalidPath("working_dir: \(error)")
         }
@@ -45,19 +46,45 @@ struct StartRequestValidator {
         return RunSupervisor.StartPlan(workingDirectory: workingDirectory, root: root, arguments: arguments)
     }
 
-    /// A config or preset file inside the roots (`.yml`/`.yaml`), or `builtin:<name>`.
+    /// A config or preset file inside the roots (`.yml`/`.yaml`), `builtin:<name>`, or the bare name of exactly one
+    /// config or preset `GET /api/configs` lists for the workspace (`feature`, `ralph`: what the original app's "New
+    /// Ralph" wizard sends).
     func config(_ path: String, in workingDirectory: String) throws(APIError) -> String {
         if path.hasPrefix("builtin:") {
             guard Self.isName(String(path.dropFirst("builtin:".count))) else { throw .invalidPath("'\(path.prefix(80))' is not a builtin preset name") }
             return path
         }
-        switch roots.resolve(path, relativeTo: workingDirectory, kind: .file) {
+        let given = try Self.expandingHome(path, field: "config_path")
+        switch roots.resolve(given, relativeTo: workingDirectory, kind: .file) {
         case .success(let resolved):
             guard resolved.hasSuffix(".yml") || resolved.hasSuffix(".yaml") else { throw .invalidPath("config '\(path)' is not a .yml or .yaml file") }
             return resolved
-        case .failure(.notFound), .failure(.wrongKind): throw .configNotFound(path)
+        case .failure(.notFound), .failure(.wrongKind):
+            if let named = try configNamed(path, in: workingDirectory) { return try config(named, in: workingDirectory) }
+            let listed = PresetLibrary.configs(in: workingDirectory, roots: roots).map(\.name)
+            throw .configNotFound("\(path) (no such file, and no listed config or preset is named so; listed: \(listed.isEmpty ? "none" : listed.joined(separator: ", ")))")
         case .failure(let error): throw .invalidPath("config_path: \(error)")
         }
+    }
+
+    /// The path of the one listed config or preset whose name is `name` (a bare name: no `/`, no extension); nil when
+    /// none is; `invalid_path` naming them when several are.
+    func configNamed(_ name: String, in workingDirectory: String) throws(APIError) -> String? {
+        guard Self.isName(name) else { return nil }
+        let matches = PresetLibrary.configs(in: workingDirectory, roots: roots).filter { $0.name == name }
+        guard matches.count <= 1 else {
+            throw .invalidPath("config_path: '\(name)' names several configs (\(matches.map(\.path).joined(separator: ", "))); give one's path")
+        }
+        return matches.first?.path
+    }
+
+    /// `~` and `~/…` are the server user's home (`$HOME`), as a shell would read them; the result is still confined
+    /// to the roots by the caller. `~user` is refused: only this user's home is known.
+    static func expandingHome(_ path: String, field: String, home: String? = ProcessInfo.processInfo.environment["HOME"]) throws(APIError) -> String {
+        guard path.hasPrefix("~") else { return path }
+        guard path == "~" || path.hasPrefix("~/") else { throw .invalidPath("\(field): '\(path.prefix(80))': only ~ (the server user's home) is expanded, not ~user") }
+        guard let home, home.hasPrefix("/") else { throw .invalidPath("\(field): '~' cannot be expanded: the server has no HOME") }
+        return home + path.dropFirst()
     }
 
     /// A prompt file inside the roots.

@@ -102,6 +102,7 @@ enum WireSamples {
         .codable(ControlResponse(status: "paused", pid: 4242)),
         .codable(EmitRequest(topic: "human.guidance", payload: ["text": "focus on tests", "urgent": true])),
         .codable(EmitResponse(success: true, topic: "human.guidance", timestamp: ts, id: "45")),
+        .codable(EmitResponse(success: true, topic: "user.pause", timestamp: ts, id: "46", done: "paused")),
         .codable(SteerRequest(message: "focus on tests")),
         .codable(SteerResponse(status: "delivered", deliveredAt: ts, id: "46")),
         .codable(RobotQuestionsResponse(questions: [question])),

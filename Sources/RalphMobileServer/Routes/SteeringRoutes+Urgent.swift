@@ -78,7 +78,7 @@ extension SteeringRoutes {
     /// ralph writes what an RPC command asks into the run's files (guidance into the events file, a steer into
     /// `.ralph/urgent-steer.json`), so the server asks only while those are inside the run's root, reached without
     /// links, as its own events writer requires: a run whose events file or `.ralph` was linked out is refused.
-    private func checkConfined(_ snapshot: RunSnapshot) async throws {
+    func checkConfined(_ snapshot: RunSnapshot) async throws {
         let (file, root) = (snapshot.location.file, snapshot.location.root)
         let problem = try await NIOThreadPool.singleton.runIfActive { () -> APIError? in
             do throws(ConfinementError) {

@@ -107,9 +107,12 @@ struct SteeringRoutes {
         let body = try await request.decode(as: EmitRequest.self, context: context)
         if let problem = Topic.problem(with: body.topic) { throw APIError.invalidTopic(problem) }
         let snapshot = try await lookup.run(context.parameters.get("id") ?? "")
+        // The original app's signal buttons do what they say first (SteeringRoutes+Signals.swift).
+        let done = Self.signalTopics.contains(body.topic)
+            ? try await carryOutSignal(body.topic, payload: body.payload, snapshot: snapshot, context: context) : nil
         let date = Date()
         let id = try await events.append(topic: body.topic, payload: body.payload ?? .null, to: snapshot, at: date)
-        return JSONResponse.make(EmitResponse(success: true, topic: body.topic, timestamp: Timestamp.format(date), id: id.description))
+        return JSONResponse.make(EmitResponse(success: true, topic: body.topic, timestamp: Timestamp.format(date), id: id.description, done: done))
     }
 
     // MARK: - Log

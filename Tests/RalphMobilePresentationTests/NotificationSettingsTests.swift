@@ -33,7 +33,7 @@ struct NotificationSettingsTests {
         #expect(await model.registerThisDevice(token: Self.token, environment: .sandbox, name: "iPhone"))
         let device = try #require(model.thisDevice)
         #expect(device.channel == .apns && device.name == "iPhone" && device.target == "APNs sandbox")
-        #expect(model.kindRows.count == 6 && model.kindRows.allSatisfy(\.isOn))
+        #expect(model.kindRows.count == NotificationKind.allCases.count && model.kindRows.count == 7 && model.kindRows.allSatisfy(\.isOn))
 
         await model.setKind(.runSilent, on: false)
         #expect(model.kindRows.first { $0.kind == .runSilent }?.isOn == false)

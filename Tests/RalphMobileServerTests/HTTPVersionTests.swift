@@ -24,8 +24,9 @@ struct HTTPVersionTests {
         defer { Task { await server.stop(); withExtendedLifetime(tmp) {} } }
         let id = Fixture.id(file)
 
-        // A finished run's stream: its history, `end`, then the connection closes; the body is the SSE text itself.
-        let stream = try await Self.exchange(server.port, "GET /api/sessions/\(id)/events HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+        // A finished run's stream: its history, `end`, then the connection closes (for a client that says it understands
+        // `end`; the original iOS app's stream is held open, see OriginalAppStreamTests); the body is the SSE text itself.
+        let stream = try await Self.exchange(server.port, "GET /api/sessions/\(id)/events HTTP/1.0\r\nHost: 127.0.0.1\r\nRalph-Stream-End: close\r\n\r\n")
         let head = RawSocket.head(stream.text)
         #expect(head.hasPrefix("http/1.0 200"), "\(head)")
         #expect(!head.contains("transfer-encoding"))

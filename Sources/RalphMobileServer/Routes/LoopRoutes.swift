@@ -77,8 +77,18 @@ struct LoopRoutes {
             if let config = body.configPath {
                 arguments += ["-c", try StartRequestValidator(roots: roots).config(config, in: workspace)]
             }
-            if let base = body.baseBranch, !base.isEmpty, let current = GitHead.currentBranch(of: workspace, root: selection.root), base != current {
-                throw APIError.invalidBody("ralph starts worktree loops from the checked-out branch '\(current)'; base_branch '\(base)' cannot be honoured")
+            if let base = body.baseBranch, !base.isEmpty {
+                switch GitHead.state(of: workspace, root: selection.root) {
+                case .branch(let current) where base != current:
+                    throw APIError.invalidBody(
+                        "ralph starts worktree loops from the checked-out branch '\(current)' (it has no option to start from another); "
+                            + "base_branch '\(base)' cannot be honoured: send '\(current)' or none")
+                case .detached:
+                    throw APIError.invalidBody(
+                        "the repository is at a detached HEAD, and ralph starts worktree loops from it; base_branch '\(base)' cannot be honoured: send none")
+                case .branch, .unknown:
+                    break  // the branch checked out, or not a repository ralph could make a worktree of: ralph decides
+                }
             }
             return arguments
         }

@@ -136,6 +136,8 @@ struct WireCompatibilityTests {
                     "task_name", "workspace", "path", "pid",
                     // issue 21: a stop asked, a hook suspension, who paused the run (explicit nulls when unset).
                     "stop_requested", "suspension", "paused_by",
+                    // issue 22: what the original app's hat-flow panel shows.
+                    "trigger_event", "publishes",
                 ]
         )
         #expect(object["event_count"] == .int(42))

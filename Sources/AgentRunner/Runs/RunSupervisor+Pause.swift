@@ -15,7 +15,10 @@ extension RunSupervisor {
     /// paused, others are dropped; started runs in nested directories are watched again.
     public func restore() async {
         let (paused, started) = state.withLock { (Array($0.lifecycle.paused.values), Array($0.lifecycle.started.values)) }
-        for run in started { catalog.addWorkspace(run.workingDirectory, root: run.root) }
+        for run in started {
+            catalog.addWorkspace(run.workingDirectory, root: run.root)
+            if let runID = run.runID { assignStartedConfig(pendingID: run.pendingID, runID: runID) }
+        }
         for run in paused {
             if let process = ProcessInspector.snapshot(run.pid), !process.isZombie, process.startTicks == run.startTicks || run.startTicks == nil,
                 process.isStopped

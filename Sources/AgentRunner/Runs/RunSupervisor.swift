@@ -104,6 +104,7 @@ public final class RunSupervisor: RunCatalogObserver, Sendable {
                 }
             case .resolved(let pendingID, let runID):
                 logger.info("run \(runID) started (pending id \(pendingID))")
+                assignStartedConfig(pendingID: pendingID, runID: runID)
                 answerStart(pendingID, with: .run(runID))
             case .endedWithoutRun(let pendingID, let exit):
                 answerStart(pendingID, with: .ended(exit))

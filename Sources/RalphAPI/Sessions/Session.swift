@@ -35,12 +35,16 @@ public struct Session: Codable, Hashable, Sendable {
     public var suspension: Suspension?
     /// Who paused the run when `mode` is `paused`: `server` (our SIGSTOP). Nil otherwise.
     public var pausedBy: String?
+    /// The topic that put the current hat to work (the original iOS app's hat-flow panel).
+    public var triggerEvent: String?
+    /// The current hat's `publishes` from the run's config (the one it was started with, else the workspace's).
+    public var publishes: [String]?
 
     public init(
         id: String, iteration: Int, total: Int?, hat: String?, elapsedSecs: Int, mode: SessionMode,
         status: SessionStatus, startedAt: String, lastEventAt: String?, eventCount: Int, taskName: String?,
         workspace: String, path: String, pid: Int?, stopRequested: StopRequest? = nil, suspension: Suspension? = nil,
-        pausedBy: String? = nil
+        pausedBy: String? = nil, triggerEvent: String? = nil, publishes: [String]? = nil
     ) {
         self.id = id
         self.iteration = iteration
@@ -59,6 +63,8 @@ public struct Session: Codable, Hashable, Sendable {
         self.stopRequested = stopRequested
         self.suspension = suspension
         self.pausedBy = pausedBy
+        self.triggerEvent = triggerEvent
+        self.publishes = publishes
     }
 
     enum CodingKeys: String, CodingKey {
@@ -71,6 +77,8 @@ public struct Session: Codable, Hashable, Sendable {
         case stopRequested = "stop_requested"
         case suspension
         case pausedBy = "paused_by"
+        case triggerEvent = "trigger_event"
+        case publishes
     }
 
     // Optional fields are written as explicit nulls, as the original server did for `hat` and `total`.
@@ -94,6 +102,8 @@ public struct Session: Codable, Hashable, Sendable {
         try c.encode(stopRequested, forKey: .stopRequested)
         try c.encode(suspension, forKey: .suspension)
         try c.encode(pausedBy, forKey: .pausedBy)
+        try c.encode(triggerEvent, forKey: .triggerEvent)
+        try c.encode(publishes, forKey: .publishes)
     }
 
     /// `paused_by` of a run the server paused.

@@ -81,6 +81,8 @@ public final class RunCatalog: Sendable {
 
     struct Shared: Sendable {
         var runs: [String: RunSnapshot] = [:]
+        /// The configs runs were started with (``assignRunConfig(_:toRun:)``), also for runs not read yet.
+        var runConfigs: [String: WorkspaceConfig] = [:]
         var startupReport: StartupReport?
         var ready = false
         /// Commands for the thread, in the order they were posted.
@@ -286,6 +288,21 @@ public final class RunCatalog: Sendable {
     public func snapshot(id: String) -> RunSnapshot? {
         shared.withLock { $0.runs[id] }
     }
+
+    /// The config run `id` was started with (run control knows it for the runs it started with `-c <file>`): its
+    /// `total` and hats' `publishes` then come from it rather than from the workspace's `ralph.yml`. Kept for a run
+    /// the catalog has not read yet (and at most ``runConfigLimit`` of them).
+    public func assignRunConfig(_ config: WorkspaceConfig, toRun id: String) {
+        shared.withLock { s in
+            s.runConfigs[id] = config
+            if s.runConfigs.count > Self.runConfigLimit, let stale = s.runConfigs.keys.first(where: { s.runs[$0] == nil && $0 != id }) {
+                s.runConfigs[stale] = nil
+            }
+            s.runs[id]?.runConfig = config
+        }
+    }
+
+    static let runConfigLimit = 1024
 
     /// Resolves a full id or a unique prefix of at least ``RunID/minimumPrefixLength`` hex chars.
     public func resolve(_ text: String) -> Resolution {

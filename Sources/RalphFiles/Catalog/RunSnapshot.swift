@@ -12,6 +12,9 @@ public struct RunSnapshot: Sendable {
     /// Liveness evidence of the run's workspace.
     public var liveness = WorkspaceLiveness()
     public var config: WorkspaceConfig?
+    /// The config the run was started with, when this server started it with `-c <file>` (``RunCatalog/assignRunConfig(_:toRun:)``);
+    /// it wins over the workspace's ``config`` for `total` and `publishes`.
+    public var runConfig: WorkspaceConfig?
     /// Bumped whenever the file is replaced or shrinks and is re-read from the start (ids restart).
     public var generation = 0
     /// Byte offset of line `k * checkpointInterval + 1`, for fast replay from any id.
@@ -103,17 +106,26 @@ public struct RunSnapshot: Sendable {
         return StopRequest(kind: StopRequest.graceful, at: Timestamp.format(at))
     }
 
+    /// The topic that put the current hat to work: that of the latest hat transition into it (while the run's details
+    /// are in memory: live runs, and finished ones a client looked at).
+    public var triggerEvent: String? {
+        guard let hat = summary.hat else { return nil }
+        return details?.hatFlow.last { $0.to == hat }?.topic
+    }
+
     /// The list/status representation, given whether run control paused the run and the stop it recorded for it.
     public func session(paused: Bool, stop: StopRequest? = nil, now: Date = Date()) -> Session {
         let start = startDate ?? now
         let end = isLive ? now : (summary.lastEventDate ?? start)
+        let effective = runConfig ?? config
         return Session(
-            id: id, iteration: summary.iteration, total: config?.maxIterations, hat: summary.hat,
+            id: id, iteration: summary.iteration, total: effective?.maxIterations, hat: summary.hat,
             elapsedSecs: max(0, Int(end.timeIntervalSince(start))), mode: mode(paused: paused), status: status(paused: paused),
             startedAt: Timestamp.format(start), lastEventAt: summary.lastEventDate.map(Timestamp.format) ?? summary.lastEventAt,
             eventCount: summary.eventCount, taskName: summary.taskName, workspace: location.relativeWorkspace,
             path: location.relativeFile, pid: isLive ? liveness.pid : nil, stopRequested: stopRequest(recorded: stop),
-            suspension: isSuspended ? liveness.suspension : nil, pausedBy: paused && isLive ? Session.pausedByServer : nil
+            suspension: isSuspended ? liveness.suspension : nil, pausedBy: paused && isLive ? Session.pausedByServer : nil,
+            triggerEvent: triggerEvent, publishes: summary.hat.flatMap { effective?.hatPublishes[$0] }
         )
     }
 

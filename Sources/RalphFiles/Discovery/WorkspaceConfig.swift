@@ -11,6 +11,8 @@ public struct WorkspaceConfig: Sendable, Equatable {
     /// `RObot.enabled` with `RObot.mode: web` (ralph ≥ 2.10): questions are answered through `.ralph/api/`, and a
     /// `human.response` line in the events file would never reach ralph.
     public var robotWebMode = false
+    /// Each hat's `publishes` (the topics it may emit), by hat id and by its display `name`.
+    public var hatPublishes: [String: [String]] = [:]
 
     public init(maxIterations: Int? = nil, robotTimeoutSeconds: Int? = nil, path: String? = nil, robotWebMode: Bool = false) {
         self.maxIterations = maxIterations
@@ -37,7 +39,23 @@ public struct WorkspaceConfig: Sendable, Equatable {
             config.robotTimeoutSeconds = robot["timeout_seconds"] as? Int
             config.robotWebMode = robot["enabled"] as? Bool == true && robot["mode"] as? String == "web"
         }
+        if let hats = root["hats"] as? [String: Any] {
+            for (id, value) in hats {
+                guard let hat = value as? [String: Any], let publishes = hat["publishes"] as? [String] else { continue }
+                config.hatPublishes[id] = publishes
+                if let name = hat["name"] as? String, !name.isEmpty, config.hatPublishes[name] == nil { config.hatPublishes[name] = publishes }
+            }
+        }
         return config
+    }
+
+    /// The config a run was started with (`ralph run -c <file>`), over the user's defaults as ralph reads them; nil
+    /// when the file cannot be read or is not a YAML mapping. For a file the caller already confined to the roots.
+    public static func load(startedWith file: String) -> WorkspaceConfig? {
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
+        let defaults: [String: Any]?
+        if let path = userDefaultsFile(), case .success(let mapping) = loadUserDefaults(path) { defaults = mapping } else { defaults = nil }
+        return parse(yaml: text, path: file, defaults: defaults)
     }
 
     /// The config file of a workspace under `root`, if any (`ralph.yml`, then `ralph.yaml`): a regular file reached

@@ -66,7 +66,10 @@ extension CatalogEngine {
             snapshot.liveness = state.liveness
             snapshot.config = state.config
         }
-        catalog.shared.withLock { $0.runs[location.id] = snapshot }
+        catalog.shared.withLock { s in
+            snapshot.runConfig = s.runConfigs[location.id]
+            s.runs[location.id] = snapshot
+        }
         let restored: Bool
         if let prepared {
             restore(tail, from: prepared.entry, indexed: prepared.indexed, keepDetails: prepared.keepDetails)

@@ -14,10 +14,12 @@ extension RunSupervisor {
         return file.hasPrefix("/") ? file : FileSystem.join(run.workingDirectory, file)
     }
 
-    /// Reads the config `pendingID` was started with and gives it to the catalog for `runID`.
+    /// Reads the config `pendingID` was started with and gives it to the catalog for `runID` — unless it is the
+    /// workspace's own `ralph.yml`/`ralph.yaml`, which the catalog already follows (and re-reads when it changes).
     func assignStartedConfig(pendingID: String, runID: String) {
         guard let run = state.withLock({ $0.lifecycle.started[pendingID] }), let file = Self.configFile(of: run) else { return }
-        guard let config = WorkspaceConfig.load(startedWith: file) else {
+        guard !RalphLayout(workspace: run.workingDirectory).configFiles.contains(file) else { return }
+        guard let config = WorkspaceConfig.load(startedWith: file, userConfigFile: catalog.userConfigFile) else {
             logger.notice("run \(runID): its config \(file) cannot be read now; total and publishes come from the workspace's")
             return
         }

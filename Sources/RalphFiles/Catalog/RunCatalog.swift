@@ -304,6 +304,9 @@ public final class RunCatalog: Sendable {
 
     static let runConfigLimit = 1024
 
+    /// The user's default config file the catalog reads under every workspace's config (`~/.ralph/config.yml`).
+    public var userConfigFile: String? { configuration.userConfigFile }
+
     /// Resolves a full id or a unique prefix of at least ``RunID/minimumPrefixLength`` hex chars.
     public func resolve(_ text: String) -> Resolution {
         let key = text.lowercased()

@@ -49,12 +49,13 @@ public struct WorkspaceConfig: Sendable, Equatable {
         return config
     }
 
-    /// The config a run was started with (`ralph run -c <file>`), over the user's defaults as ralph reads them; nil
-    /// when the file cannot be read or is not a YAML mapping. For a file the caller already confined to the roots.
-    public static func load(startedWith file: String) -> WorkspaceConfig? {
+    /// The config a run was started with (`ralph run -c <file>`), over the user's defaults file (`userConfigFile`,
+    /// as the catalog reads it) when there is one; nil when the file cannot be read or is not a YAML mapping. For a
+    /// file the caller already confined to the roots.
+    public static func load(startedWith file: String, userConfigFile: String?) -> WorkspaceConfig? {
         guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
         let defaults: [String: Any]?
-        if let path = userDefaultsFile(), case .success(let mapping) = loadUserDefaults(path) { defaults = mapping } else { defaults = nil }
+        if let path = userConfigFile, case .success(let mapping) = loadUserDefaults(path) { defaults = mapping } else { defaults = nil }
         return parse(yaml: text, path: file, defaults: defaults)
     }
 

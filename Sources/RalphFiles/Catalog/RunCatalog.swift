@@ -295,8 +295,11 @@ public final class RunCatalog: Sendable {
     public func assignRunConfig(_ config: WorkspaceConfig, toRun id: String) {
         shared.withLock { s in
             s.runConfigs[id] = config
-            if s.runConfigs.count > Self.runConfigLimit, let stale = s.runConfigs.keys.first(where: { s.runs[$0] == nil && $0 != id }) {
-                s.runConfigs[stale] = nil
+            // Bounded: one out, preferably of a run the catalog does not have (any other one otherwise).
+            if s.runConfigs.count > Self.runConfigLimit,
+                let out = s.runConfigs.keys.first(where: { s.runs[$0] == nil && $0 != id }) ?? s.runConfigs.keys.first(where: { $0 != id })
+            {
+                s.runConfigs[out] = nil
             }
             s.runs[id]?.runConfig = config
         }

@@ -53,7 +53,7 @@ final class LegacyStreamClients: Sendable {
     func statusAsked(client: String, session: String, now: Date = Date()) {
         state.withLock { s in
             s.statusAsked[Key(client: client, session: session)] = now
-            Self.prune(&s, now: now)
+            if s.statusAsked.count > Self.capacity { s.statusAsked = Self.newest(s.statusAsked.filter { now.timeIntervalSince($0.value) < Self.screenOpening }) { $0 } }
         }
     }
 
@@ -72,23 +72,17 @@ final class LegacyStreamClients: Sendable {
     func sent(client: String, session: String, line: Int, now: Date = Date()) {
         state.withLock { s in
             s.lastSent[Key(client: client, session: session)] = (line, now)
-            if s.lastSent.count > Self.capacity { Self.prune(&s, now: now) }
+            if s.lastSent.count > Self.capacity { s.lastSent = Self.newest(s.lastSent.filter { now.timeIntervalSince($0.value.at) < Self.memory }) { $0.at } }
         }
     }
 
     var count: Int { state.withLock { $0.lastSent.count + $0.statusAsked.count } }
 
-    private static func prune(_ s: inout State, now: Date) {
-        s.statusAsked = s.statusAsked.filter { now.timeIntervalSince($0.value) < screenOpening }
-        s.lastSent = s.lastSent.filter { now.timeIntervalSince($0.value.at) < memory }
-        if s.lastSent.count > capacity {
-            let keep = s.lastSent.sorted { $0.value.at > $1.value.at }.prefix(capacity * 3 / 4)
-            s.lastSent = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
-        }
-        if s.statusAsked.count > capacity {
-            let keep = s.statusAsked.sorted { $0.value > $1.value }.prefix(capacity * 3 / 4)
-            s.statusAsked = Dictionary(uniqueKeysWithValues: keep.map { ($0.key, $0.value) })
-        }
+    /// `entries` cut to the newest three quarters of ``capacity`` when it is still over it (oldest first out).
+    private static func newest<Value>(_ entries: [Key: Value], at date: (Value) -> Date) -> [Key: Value] {
+        guard entries.count > capacity else { return entries }
+        let kept = entries.sorted { date($0.value) > date($1.value) }.prefix(capacity * 3 / 4)
+        return Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
     }
 }
 

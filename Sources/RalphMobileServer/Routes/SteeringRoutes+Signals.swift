@@ -41,21 +41,9 @@ extension SteeringRoutes {
             let text = Self.signalText(payload)
             guard !text.isEmpty else { throw APIError.invalidBody("payload: \(topic) needs the guidance text") }
             let message = try TextLimit.steering.freeText(topic == "user.priority" ? "Priority: " + text : text, field: "payload")
-            if let channel = supervisor.rpcChannel(sessionID: snapshot.id), channel.telemetry.connected {
-                try await checkConfined(snapshot)
-                do {
-                    if case .refused(let why)? = try await channel.send("guidance", ["message": message], acknowledgedAs: "next", timeout: Self.acknowledgementWait) {
-                        throw APIError.conflict("ralph refused the guidance: \(why)")
-                    }
-                } catch let error as APIError {
-                    throw error
-                } catch {
-                    throw APIError(error)
-                }
-                return "guidance sent to ralph for its next iteration"
-            }
-            _ = try await events.append(topic: "human.guidance", payload: .string(message), to: snapshot, at: Date())
-            return "guidance for ralph's next iteration"
+            // Exactly what a non-urgent steer does: ralph's RPC `guidance` for a run started here, else `human.guidance`.
+            let (answer, _) = try await steer(message, urgent: false, snapshot: snapshot)
+            return answer.via == "rpc" ? "guidance sent to ralph for its next iteration (\(answer.status))" : "guidance for ralph's next iteration"
         }
     }
 

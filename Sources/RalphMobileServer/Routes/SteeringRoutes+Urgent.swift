@@ -19,7 +19,12 @@ extension SteeringRoutes {
         let body = try await request.decode(as: SteerRequest.self, context: context)
         let message = try TextLimit.steering.freeText(body.message, field: "message")
         let snapshot = try await lookup.run(context.parameters.get("id") ?? "")
-        let urgent = body.urgent ?? false
+        let (answer, status) = try await steer(message, urgent: body.urgent ?? false, snapshot: snapshot)
+        return JSONResponse.make(answer, status: status)
+    }
+
+    /// Delivers a steer (`urgent`) or next-iteration guidance to a run, as the route describes; the answer and its status.
+    func steer(_ message: String, urgent: Bool, snapshot: RunSnapshot) async throws -> (SteerResponse, HTTPResponse.Status) {
         if let channel = supervisor.rpcChannel(sessionID: snapshot.id), channel.telemetry.connected {
             try await checkConfined(snapshot)
             return try await steerOverRPC(channel, message: message, urgent: urgent)
@@ -27,7 +32,7 @@ extension SteeringRoutes {
         let date = Date()
         guard urgent else {
             let id = try await events.append(topic: "human.guidance", payload: .string(message), to: snapshot, at: date)
-            return JSONResponse.make(SteerResponse(status: "delivered", deliveredAt: Timestamp.format(date), id: id.description, appliesTo: "next", via: "events_file"))
+            return (SteerResponse(status: "delivered", deliveredAt: Timestamp.format(date), id: id.description, appliesTo: "next", via: "events_file"), .ok)
         }
         guard experimentalUrgentSteer else {
             throw APIError.conflict(
@@ -38,15 +43,15 @@ extension SteeringRoutes {
         }
         guard snapshot.isLive else { throw APIError.notRunning("session \(snapshot.id) is not running; an urgent steer needs a live iteration") }
         try await writeUrgentSteer(message, stateDirectory: snapshot.location.stateDirectory, root: snapshot.location.root)
-        return JSONResponse.make(
+        return (
             SteerResponse(
                 status: "written", deliveredAt: Timestamp.format(date), id: "", appliesTo: "current", via: "urgent_steer_file",
                 note: "experimental: ralph refuses the agent's next emit once with this text, so it lands in the current iteration; no acknowledgement comes"
-            )
+            ), .ok
         )
     }
 
-    private func steerOverRPC(_ channel: RpcChannel, message: String, urgent: Bool) async throws -> Response {
+    private func steerOverRPC(_ channel: RpcChannel, message: String, urgent: Bool) async throws -> (SteerResponse, HTTPResponse.Status) {
         let (command, appliesTo) = urgent ? ("steer", "current") : ("guidance", "next")
         let date = Date()
         let outcome: RpcChannel.Outcome?
@@ -58,19 +63,18 @@ extension SteeringRoutes {
         let sent = Timestamp.format(date)
         switch outcome {
         case .acknowledged(let ack):
-            return JSONResponse.make(SteerResponse(status: "acknowledged", deliveredAt: sent, id: "", appliesTo: ack.appliesTo, via: "rpc", acknowledgement: ack.message))
+            return (SteerResponse(status: "acknowledged", deliveredAt: sent, id: "", appliesTo: ack.appliesTo, via: "rpc", acknowledgement: ack.message), .ok)
         case .accepted:
-            return JSONResponse.make(SteerResponse(status: "accepted", deliveredAt: sent, id: "", appliesTo: appliesTo, via: "rpc"))
+            return (SteerResponse(status: "accepted", deliveredAt: sent, id: "", appliesTo: appliesTo, via: "rpc"), .ok)
         case .refused(let reason):
             throw APIError.conflict("ralph did not take the \(command): \(reason)")
         case nil:
             let seconds = Self.acknowledgementWait.components.seconds
-            return JSONResponse.make(
+            return (
                 SteerResponse(
                     status: "sent", deliveredAt: sent, id: "", appliesTo: appliesTo, via: "rpc",
                     note: "ralph did not acknowledge the \(command) within \(seconds) s; it was sent and may still apply to the \(appliesTo) iteration"
-                ),
-                status: .accepted
+                ), .accepted
             )
         }
     }

@@ -11,18 +11,27 @@ import Testing
 struct NotificationSuspensionTests {
     static let suspending = "iterations: 4\npace: 0.05\nsuspend_at: 2\nsuspend_hook: ci-gate\nsuspend_reason: tests failed"
 
-    @Test("a hook suspension is notified with Resume; Resume from the notification lets the loop go on; then it is withdrawn")
-    func resumedFromTheNotification() async throws {
+    /// A server with a Web Push device, and a run a hook suspends: the push that told it (the caller stops `h`).
+    static func suspendedRun() async throws -> (PushReceiver, SteeringHarness, StartSessionResponse, PushReceiver.Received) {
         let receiver = try await PushReceiver.start()
         let h = try await SteeringHarness.start { $0.notifications.vapidSubject = "mailto:ops@example.com" }
-        defer { h.stop() }
-        h.config(Self.suspending)
-        let suite = NotificationDeliveryTests()
-        _ = try await suite.webPushDevice(h, receiver)
-        let run = try await h.startRun()
+        do {
+            h.config(Self.suspending)
+            _ = try await NotificationDeliveryTests().webPushDevice(h, receiver)
+            let run = try await h.startRun()
+            let told = try await receiver.wait("the suspension", timeout: 20) { all in all.contains { (try? $0.message().kind) == .runSuspended } }
+            return (receiver, h, run, try #require(told.first { (try? $0.message().kind) == .runSuspended }))
+        } catch {
+            h.stop()
+            throw error
+        }
+    }
 
-        let told = try await receiver.wait("the suspension", timeout: 20) { all in all.contains { (try? $0.message().kind) == .runSuspended } }
-        let entry = try #require(told.first { (try? $0.message().kind) == .runSuspended })
+    @Test("a hook suspension is notified with Resume; Resume from the notification lets the loop go on; then it is withdrawn")
+    func resumedFromTheNotification() async throws {
+        let (receiver, h, run, entry) = try await Self.suspendedRun()
+        defer { h.stop() }
+        let suite = NotificationDeliveryTests()
         #expect(entry.headers["Urgency"] == "high", "a suspended run waits for a person")
         let message = try entry.message()
         #expect(message.title.hasSuffix("suspended by hook ci-gate") && message.path == "/#/sessions/\(run.id)", "\(message.title)")
@@ -49,15 +58,10 @@ struct NotificationSuspensionTests {
 
     @Test("Resume pressed after the run was resumed elsewhere and ended says it is not running, and writes nothing")
     func resumedElsewhere() async throws {
-        let receiver = try await PushReceiver.start()
-        let h = try await SteeringHarness.start { $0.notifications.vapidSubject = "mailto:ops@example.com" }
+        let (_, h, run, entry) = try await Self.suspendedRun()
         defer { h.stop() }
-        h.config(Self.suspending)
         let suite = NotificationDeliveryTests()
-        _ = try await suite.webPushDevice(h, receiver)
-        let run = try await h.startRun()
-        let told = try await receiver.wait("the suspension", timeout: 20) { all in all.contains { (try? $0.message().kind) == .runSuspended } }
-        let message = try #require(told.compactMap { try? $0.message() }.first { $0.kind == .runSuspended })
+        let message = try entry.message()
         let resume = try #require(message.actions.first { $0.action == "resume" })
 
         #expect(try await h.post("/api/sessions/\(run.id)/resume", "").status == 200)

@@ -9,38 +9,6 @@ import Testing
 import Glibc
 #endif
 
-/// Mirrors of the RalphMobile client's library models (reference §8.2): what must keep decoding.
-enum ClientModels {
-    struct Config: Decodable { let path: String; let name: String; let description: String }
-    struct Configs: Decodable { let configs: [Config] }
-    struct Prompt: Decodable { let path: String; let name: String; let preview: String }
-    struct Prompts: Decodable { let prompts: [Prompt] }
-    struct Hat: Decodable { let name: String; let description: String; let emoji: String }
-    struct Hats: Decodable { let hats: [Hat] }
-    struct Skill: Decodable {
-        let name: String; let description: String; let tags: [String]; let hats: [String]; let backends: [String]; let auto_inject: Bool; let source: String
-    }
-    struct Skills: Decodable { let skills: [Skill]; let count: Int }
-    struct Task: Decodable {
-        let id: String; let title: String; let description: String?; let status: String; let priority: UInt8; let blocked_by: [String]; let loop_id: String?
-        let created_at: String; let updated_at: String?
-    }
-    struct Tasks: Decodable { let tasks: [Task]; let total: Int }
-    struct Loop: Decodable { let id: String; let status: String; let prompt: String; let pid: UInt32; let started_at: String; let worktree_path: String?; let workspace: String }
-    struct Loops: Decodable { let loops: [Loop] }
-    struct QueueItem: Decodable { let id: String; let status: String; let prompt: String; let worktree_path: String?; let queued_at: String; let merged_at: String? }
-    struct Queue: Decodable { let pending: [QueueItem]; let completed: [QueueItem] }
-    struct Memories: Decodable { let content: String; let last_modified: String? }
-    struct Usage: Decodable { let usage_percent: Double; let used_gb: Double; let total_gb: Double }
-    struct Metrics: Decodable {
-        struct CPU: Decodable { let usage_percent: Double; let cores: Int }
-        struct Network: Decodable { let download_mbps: Double; let upload_mbps: Double }
-        let cpu: CPU; let memory: Usage; let disk: Usage; let network: Network
-    }
-    struct Process: Decodable { let name: String; let cpu_percent: Double; let memory_mb: Double; let pid: UInt32 }
-    struct Processes: Decodable { let processes: [Process] }
-}
-
 /// A server on a fixture workspace, running the fake-ralph double for ralph commands.
 struct LibraryHarness {
     let h: SteeringHarness

@@ -19,17 +19,20 @@ final class OriginalAppStream: Sendable {
 
     let base: String
     let sessionID: String
+    /// The `X-Api-Key` it sends, if the server needs one.
+    let headers: [(String, String)]
     let seen = Mutex(Seen())
 
-    init(base: String, sessionID: String) {
+    init(base: String, sessionID: String, key: String? = nil) {
         self.base = base
         self.sessionID = sessionID
+        self.headers = key.map { [("X-Api-Key", $0)] } ?? []
     }
 
     /// `GET /status` then the stream: the screen opening. Returns false when the app would not stream (not active).
     func openScreen() async throws -> Bool {
         seen.withLock { $0.events = [] }
-        let status = try await HTTP.get(base + "/api/sessions/\(sessionID)/status")
+        let status = try await HTTP.get(base + "/api/sessions/\(sessionID)/status", headers: headers)
         guard status.status == 200, let object = try JSONSerialization.jsonObject(with: status.body) as? [String: Any] else { return false }
         let active = object["mode"] as? String == "live" || ["running", "paused"].contains(object["status"] as? String ?? "")
         return active
@@ -44,7 +47,7 @@ final class OriginalAppStream: Sendable {
         while Date() < deadline {
             if attempts > 0 { seen.withLock { $0.reconnects += 1 } }
             attempts += 1
-            let client = try await SSETestClient.connect(base + "/api/sessions/\(sessionID)/events", legacy: true)
+            let client = try await SSETestClient.connect(base + "/api/sessions/\(sessionID)/events", headers: headers, legacy: true)
             guard client.status == 200 else {
                 if client.status == 404 || client.status == 401 {
                     seen.withLock { $0.terminal = "HTTP \(client.status)" }

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Decoding the Claude CLI's stream-json lines")
 struct ClaudeStreamDecoderTests {
-    static func decode(_ line: String) -> [ClaudeOutput] {
+    static func decode(_ line: String) -> [AgentEvent] {
         ClaudeStreamDecoder.decode(line: Array(line.utf8))
     }
 
@@ -21,14 +21,14 @@ struct ClaudeStreamDecoderTests {
         #expect(
             Self.decode(line) == [
                 .system(
-                    ClaudeSystem(
+                    AgentSystem(
                         subtype: "init", sessionID: "7c1f0c7e-2b7a-4d55-9d3e-0a1b2c3d4e5f", model: "claude-sonnet-4-5-20250929", permissionMode: "default",
                         version: "2.1.40"
                     )
                 )
             ]
         )
-        #expect(Self.decode(#"{"type":"system","subtype":"status","status":"x"}"#) == [.system(ClaudeSystem(subtype: "status", status: "x"))])
+        #expect(Self.decode(#"{"type":"system","subtype":"status","status":"x"}"#) == [.system(AgentSystem(subtype: "status", status: "x"))])
     }
 
     @Test("lines of the real CLI 2.1.330: lifecycle, api_retry, task_notification, status with a mode, a result naming our uuid")
@@ -49,11 +49,11 @@ struct ClaudeStreamDecoderTests {
         )
         #expect(
             Self.decode(#"{"type":"system","subtype":"status","status":null,"permissionMode":"acceptEdits","uuid":"00ea","session_id":"2782"}"#)
-                == [.system(ClaudeSystem(subtype: "status", sessionID: "2782", permissionMode: "acceptEdits"))]
+                == [.system(AgentSystem(subtype: "status", sessionID: "2782", permissionMode: "acceptEdits"))]
         )
         #expect(
             Self.decode(#"{"type":"system","subtype":"status","status":"requesting","session_id":"1c95","user_message_uuids":["x1"]}"#)
-                == [.system(ClaudeSystem(subtype: "status", sessionID: "1c95", status: "requesting", userMessageUUIDs: ["x1"]))]
+                == [.system(AgentSystem(subtype: "status", sessionID: "1c95", status: "requesting", userMessageUUIDs: ["x1"]))]
         )
         let failed = #"""
             {"duration_api_ms":88,"stop_reason":"stop_sequence","session_id":"74ce","total_cost_usd":0.0008,"permission_denials":[],"terminal_reason":"api_error","is_error":true,"num_turns":1,"subtype":"success","api_error_status":400,"api_error_type":"api_error","result":"API Error: 400 Overloaded","type":"result","duration_ms":562,"uuid":"8261","user_message_uuid":"x2","user_message_uuids":["x2"],"queued_turn_count":0,"result_index":1,"model_usage_since_last_result":{}}
@@ -115,14 +115,14 @@ struct ClaudeStreamDecoderTests {
         let line = #"""
             {"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_01","content":"Test Suite 'All tests' passed","is_error":false}]},"parent_tool_use_id":null,"session_id":"7c1f…","uuid":"e5","tool_use_result":{"stdout":"…","stderr":"","interrupted":false}}
             """#
-        #expect(Self.decode(line) == [.toolResults([ClaudeToolResult(toolUseID: "toolu_01", output: "Test Suite 'All tests' passed", isError: false)], parentToolUseID: nil)])
+        #expect(Self.decode(line) == [.toolResults([AgentToolResult(toolUseID: "toolu_01", output: "Test Suite 'All tests' passed", isError: false)], parentToolUseID: nil)])
         let blocks = #"""
             {"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"a","content":[{"type":"text","text":"one"},{"type":"image","source":{}},{"type":"text","text":"two"}],"is_error":true},{"type":"tool_result","tool_use_id":"b"}]},"parent_tool_use_id":"p"}
             """#
         #expect(
             Self.decode(blocks) == [
                 .toolResults(
-                    [ClaudeToolResult(toolUseID: "a", output: "one\ntwo", isError: true), ClaudeToolResult(toolUseID: "b", output: "", isError: false)],
+                    [AgentToolResult(toolUseID: "a", output: "one\ntwo", isError: true), AgentToolResult(toolUseID: "b", output: "", isError: false)],
                     parentToolUseID: "p"
                 )
             ]
@@ -144,7 +144,7 @@ struct ClaudeStreamDecoderTests {
         #expect(
             Self.decode(minimal) == [
                 .permissionRequest(
-                    ClaudePermissionRequest(
+                    AgentPermissionRequest(
                         requestID: "req_1", toolName: "Bash", input: ["command": "swift test", "description": "Run tests"], toolUseID: "toolu_01"
                     )
                 )
@@ -157,7 +157,7 @@ struct ClaudeStreamDecoderTests {
         #expect(
             Self.decode(full) == [
                 .permissionRequest(
-                    ClaudePermissionRequest(
+                    AgentPermissionRequest(
                         requestID: "req_7", toolName: "Bash", input: ["command": "rm -f /tmp/x", "description": "Remove temp file"], toolUseID: "toolu_01",
                         suggestions: suggestions, decisionReason: "why", blockedPath: nil
                     )
@@ -170,7 +170,7 @@ struct ClaudeStreamDecoderTests {
         #expect(Self.decode(hook) == [.other(type: "control_request", raw: Self.parse(hook))])
         let odd = #"{"type":"control_request","request_id":"r","request":{"subtype":"can_use_tool","tool_name":5,"permission_suggestions":"x"}}"#
         #expect(
-            Self.decode(odd) == [.permissionRequest(ClaudePermissionRequest(requestID: "r", toolName: "", input: [:], toolUseID: nil, suggestions: []))]
+            Self.decode(odd) == [.permissionRequest(AgentPermissionRequest(requestID: "r", toolName: "", input: [:], toolUseID: nil, suggestions: []))]
         )
     }
 
@@ -196,7 +196,7 @@ struct ClaudeStreamDecoderTests {
         #expect(
             Self.decode(success) == [
                 .result(
-                    ClaudeResult(
+                    AgentTurnResult(
                         subtype: "success", isError: false, sessionID: "7c1f…", durationMs: 18342, totalCostUSD: 0.0213,
                         usage: TokenUsage(inputTokens: 92, outputTokens: 47, cacheReadInputTokens: 13368), numTurns: 3, resultText: "All 42 tests pass.",
                         stopReason: "end_turn"
@@ -210,7 +210,7 @@ struct ClaudeStreamDecoderTests {
         #expect(
             Self.decode(denied) == [
                 .result(
-                    ClaudeResult(
+                    AgentTurnResult(
                         subtype: "success", isError: false, sessionID: "7c1f…", totalCostUSD: 0.01, numTurns: 2, resultText: "I was not allowed to write the file.",
                         deniedTools: ["Write"]
                     )
@@ -221,7 +221,7 @@ struct ClaudeStreamDecoderTests {
             {"type":"result","subtype":"error_max_turns","is_error":false,"num_turns":2,"session_id":"7c1f…","total_cost_usd":0.0005,"usage":{},"modelUsage":{},"permission_denials":[],"errors":[],"uuid":"e9"}
             """#
         #expect(
-            Self.decode(maxTurns) == [.result(ClaudeResult(subtype: "error_max_turns", isError: false, sessionID: "7c1f…", totalCostUSD: 0.0005, numTurns: 2))]
+            Self.decode(maxTurns) == [.result(AgentTurnResult(subtype: "error_max_turns", isError: false, sessionID: "7c1f…", totalCostUSD: 0.0005, numTurns: 2))]
         )
         let odd = #"""
             {"type":"result","subtype":"error_during_execution","duration_ms":"12","total_cost_usd":"x","usage":[1],"num_turns":null,"errors":["Request interrupted by user",{"code":1},7],"permission_denials":[{"tool_name":"Bash"},"x",{}],"stop_reason":null}
@@ -229,14 +229,14 @@ struct ClaudeStreamDecoderTests {
         #expect(
             Self.decode(odd) == [
                 .result(
-                    ClaudeResult(
+                    AgentTurnResult(
                         subtype: "error_during_execution", isError: true, durationMs: 12,
                         errors: ["Request interrupted by user", #"{"code":1}"#, "7"], deniedTools: ["Bash"]
                     )
                 )
             ]
         )
-        #expect(Self.decode(#"{"type":"result"}"#) == [.result(ClaudeResult(subtype: "", isError: false))])
+        #expect(Self.decode(#"{"type":"result"}"#) == [.result(AgentTurnResult(subtype: "", isError: false))])
     }
 
     @Test("blank lines, non-JSON lines, unknown types and malformed shapes never trap")
@@ -253,7 +253,7 @@ struct ClaudeStreamDecoderTests {
         #expect(Self.decode(mystery) == [.other(type: "mystery_type", raw: Self.parse(mystery))])
         #expect(Self.decode(#"{"x":1}"#) == [.other(type: "", raw: ["x": 1])])
         #expect(Self.decode(#"{"type":5}"#) == [.other(type: "", raw: ["type": 5])])
-        #expect(Self.decode(#"{"type":"system"}"#) == [.system(ClaudeSystem(subtype: ""))])
+        #expect(Self.decode(#"{"type":"system"}"#) == [.system(AgentSystem(subtype: ""))])
         for shape in [
             #"{"type":"assistant"}"#, #"{"type":"assistant","message":5}"#, #"{"type":"assistant","message":{"content":[1,null,{"type":"text"}]}}"#,
             #"{"type":"user","message":{"content":[{"type":"tool_result"}]}}"#, #"{"type":"control_response","response":"x"}"#,

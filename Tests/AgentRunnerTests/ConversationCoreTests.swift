@@ -105,7 +105,7 @@ struct ConversationCoreTests {
     func approvalsPauseAndResume() throws {
         var core = Self.core()
         try Self.start(&core)
-        let request = ClaudePermissionRequest(requestID: "r1", toolName: "Bash", input: ["command": "ls"], toolUseID: "toolu_1")
+        let request = AgentPermissionRequest(requestID: "r1", toolName: "Bash", input: ["command": "ls"], toolUseID: "toolu_1")
         let asked = core.agentOutput(.permissionRequest(request), now: Self.at(2))
         #expect(core.autoReply.pauseReason == .approval)
         #expect(Self.progress(asked).last?.state == .paused)

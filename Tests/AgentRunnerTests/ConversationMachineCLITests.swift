@@ -19,9 +19,9 @@ struct ConversationMachineCLITests {
         return m
     }
 
-    static func result(total: Double?, uuids: [String] = [], isError: Bool = false, errors: [String] = [], session: String = "s1") -> ClaudeOutput {
+    static func result(total: Double?, uuids: [String] = [], isError: Bool = false, errors: [String] = [], session: String = "s1") -> AgentEvent {
         .result(
-            ClaudeResult(
+            AgentTurnResult(
                 subtype: isError ? "error_during_execution" : "success", isError: isError, sessionID: session, durationMs: 100, totalCostUSD: total,
                 usage: TokenUsage(inputTokens: 100, outputTokens: 20), errors: errors, userMessageUUIDs: uuids
             )
@@ -149,7 +149,7 @@ struct ConversationMachineCLITests {
         }
         #expect(text == "hi")
         #expect(uuid != firstUUID, "sent again under a new uuid")
-        _ = m.handle(.system(ClaudeSystem(subtype: "init", sessionID: "new-session", capabilities: ["msg_lifecycle_v1"], userMessageUUIDs: [uuid])), now: T.at(2))
+        _ = m.handle(.system(AgentSystem(subtype: "init", sessionID: "new-session", capabilities: ["msg_lifecycle_v1"], userMessageUUIDs: [uuid])), now: T.at(2))
         let end = m.handle(Self.result(total: 0.001, uuids: [uuid], session: "new-session"), now: T.at(3))
         #expect(!Self.completes(end).isEmpty)
         #expect(m.conversation.sessionId == "new-session")
@@ -178,13 +178,13 @@ struct ConversationMachineCLITests {
     func versionAndMode() {
         var m = T.running()
         let initLine = m.handle(
-            .system(ClaudeSystem(subtype: "init", sessionID: "s1", permissionMode: "default", version: "2.1.330", capabilities: ["msg_lifecycle_v1"])),
+            .system(AgentSystem(subtype: "init", sessionID: "s1", permissionMode: "default", version: "2.1.330", capabilities: ["msg_lifecycle_v1"])),
             now: T.at(1)
         )
         #expect(m.conversation.agentVersion == "2.1.330")
         #expect(m.conversation.agentPermissionMode == "default")
         #expect(T.names(initLine).contains("permissions"))
-        let change = m.handle(.system(ClaudeSystem(subtype: "status", permissionMode: "acceptEdits")), now: T.at(2))
+        let change = m.handle(.system(AgentSystem(subtype: "status", permissionMode: "acceptEdits")), now: T.at(2))
         guard case .permissions(let event)? = T.events(change).first(where: { $0.name == "permissions" }) else {
             Issue.record("no permissions event")
             return
@@ -198,7 +198,7 @@ struct ConversationMachineCLITests {
         var m = T.machine()
         _ = m.send(text: "hello", mode: .queue, now: T.at(0))
         _ = m.processStarted(now: T.at(0))
-        _ = m.handle(.system(ClaudeSystem(subtype: "init", sessionID: "s1", capabilities: [])), now: T.at(0.5))
+        _ = m.handle(.system(AgentSystem(subtype: "init", sessionID: "s1", capabilities: [])), now: T.at(0.5))
         let chunk = m.handle(.textDelta(text: "Hi", parentToolUseID: nil), now: T.at(1))
         #expect(!T.names(chunk).contains("turn_start"))
         #expect(Self.completes(m.handle(Self.result(total: 0.01), now: T.at(2))).first?.turnId != nil)

@@ -56,9 +56,9 @@ struct ConversationMachineTests {
         return m
     }
 
-    static func result(cost: Double = 0.02, isError: Bool = false, errors: [String] = []) -> ClaudeOutput {
+    static func result(cost: Double = 0.02, isError: Bool = false, errors: [String] = []) -> AgentEvent {
         .result(
-            ClaudeResult(
+            AgentTurnResult(
                 subtype: isError ? "error_during_execution" : "success", isError: isError, sessionID: "s1", durationMs: 1200, totalCostUSD: cost,
                 usage: TokenUsage(inputTokens: 10, outputTokens: 5), errors: errors, stopReason: isError ? nil : "end_turn"
             )
@@ -90,7 +90,7 @@ struct ConversationMachineTests {
     func deltasAreNotRepeated() {
         var m = Self.running()
         var chunks: [String] = []
-        for output: ClaudeOutput in [
+        for output: AgentEvent in [
             .textDelta(text: "Let me ", parentToolUseID: nil), .textDelta(text: "look", parentToolUseID: nil),
             .assistantText(messageID: "msg_1", text: "Let me look.", parentToolUseID: nil),
             .assistantText(messageID: "msg_1", text: " Done.", parentToolUseID: nil),
@@ -114,7 +114,7 @@ struct ConversationMachineTests {
             return
         }
         #expect(start.messageId == segment.messageId)
-        let end = m.handle(.toolResults([ClaudeToolResult(toolUseID: "toolu_1", output: "a\nb", isError: false)], parentToolUseID: nil), now: Self.at(3))
+        let end = m.handle(.toolResults([AgentToolResult(toolUseID: "toolu_1", output: "a\nb", isError: false)], parentToolUseID: nil), now: Self.at(3))
         guard case .toolEnd(let toolEnd) = Self.events(end).first else {
             Issue.record("no tool_end")
             return
@@ -168,7 +168,7 @@ struct ConversationMachineTests {
     func allowSendsOriginalInput() throws {
         var m = Self.running()
         let input: JSONValue = ["command": "rm -f /tmp/x", "description": "Remove"]
-        let ask = m.handle(.permissionRequest(ClaudePermissionRequest(requestID: "req_7", toolName: "Bash", input: input, toolUseID: "toolu_1")), now: Self.at(1))
+        let ask = m.handle(.permissionRequest(AgentPermissionRequest(requestID: "req_7", toolName: "Bash", input: input, toolUseID: "toolu_1")), now: Self.at(1))
         #expect(Self.names(ask) == ["permission_required", "status"])
         #expect(m.conversation.status == .awaitingApproval)
         #expect(m.conversation.pendingApprovals == 1)
@@ -184,7 +184,7 @@ struct ConversationMachineTests {
     @Test("deny tells the agent the person's message; deciding twice is refused")
     func denyThenDecideAgain() throws {
         var m = Self.running()
-        _ = m.handle(.permissionRequest(ClaudePermissionRequest(requestID: "r1", toolName: "Bash", input: [:], toolUseID: nil)), now: Self.at(1))
+        _ = m.handle(.permissionRequest(AgentPermissionRequest(requestID: "r1", toolName: "Bash", input: [:], toolUseID: nil)), now: Self.at(1))
         let id = try #require(m.pendingApprovalIDs.first)
         let (approval, actions) = try m.decide(approvalID: id, decision: .deny, message: "not on main", updatedInput: nil, by: "local", now: Self.at(2))
         #expect(approval.state == .denied)
@@ -197,7 +197,7 @@ struct ConversationMachineTests {
     @Test("allow with a changed input sends the changed input")
     func updatedInput() throws {
         var m = Self.running()
-        _ = m.handle(.permissionRequest(ClaudePermissionRequest(requestID: "r1", toolName: "Bash", input: ["command": "rm -rf /"], toolUseID: nil)), now: Self.at(1))
+        _ = m.handle(.permissionRequest(AgentPermissionRequest(requestID: "r1", toolName: "Bash", input: ["command": "rm -rf /"], toolUseID: nil)), now: Self.at(1))
         let id = try #require(m.pendingApprovalIDs.first)
         let (_, actions) = try m.decide(approvalID: id, decision: .allow, message: nil, updatedInput: ["command": "ls"], by: "local", now: Self.at(2))
         #expect(Self.commands(actions) == [.allow(requestID: "r1", input: ["command": "ls"])])
@@ -224,7 +224,7 @@ struct ConversationMachineTests {
     @Test("time spent waiting for an approval is not a stall")
     func approvalWaitIsNotAStall() throws {
         var m = Self.running()
-        _ = m.handle(.permissionRequest(ClaudePermissionRequest(requestID: "r1", toolName: "Bash", input: [:], toolUseID: nil)), now: Self.at(1))
+        _ = m.handle(.permissionRequest(AgentPermissionRequest(requestID: "r1", toolName: "Bash", input: [:], toolUseID: nil)), now: Self.at(1))
         #expect(Self.events(m.tick(now: Self.at(3600))).isEmpty)
         let id = try #require(m.pendingApprovalIDs.first)
         _ = try m.decide(approvalID: id, decision: .allow, message: nil, updatedInput: nil, by: "local", now: Self.at(3600))
@@ -270,7 +270,7 @@ struct ConversationMachineTests {
     @Test("an interrupt while an approval is pending denies it with interrupt, then interrupts")
     func interruptDuringApproval() throws {
         var m = Self.running()
-        _ = m.handle(.permissionRequest(ClaudePermissionRequest(requestID: "r1", toolName: "Bash", input: [:], toolUseID: nil)), now: Self.at(1))
+        _ = m.handle(.permissionRequest(AgentPermissionRequest(requestID: "r1", toolName: "Bash", input: [:], toolUseID: nil)), now: Self.at(1))
         let (_, actions) = try m.interrupt(now: Self.at(2))
         let commands = Self.commands(actions)
         #expect(commands.count == 2)
@@ -303,7 +303,7 @@ struct ConversationMachineTests {
     @Test("a crash mid-turn is a recoverable error; the next message resumes the session")
     func crashThenContinue() {
         var m = Self.running()
-        _ = m.handle(.system(ClaudeSystem(subtype: "init", sessionID: "s1")), now: Self.at(0.5))
+        _ = m.handle(.system(AgentSystem(subtype: "init", sessionID: "s1")), now: Self.at(0.5))
         _ = m.handle(.textDelta(text: "partial", parentToolUseID: nil), now: Self.at(1))
         let exited = m.processExited(.exited(3), stderr: "warming up\nfatal: simulated crash\n", now: Self.at(2))
         #expect(Self.names(exited) == ["segment_end", "title_update", "error", "status"])

@@ -17,18 +17,18 @@ struct SessionRulesTests {
         ["type": "setMode", "mode": "acceptEdits", "destination": "session"],
     ]
 
-    static func bash(_ command: String, id: String) -> ClaudeOutput {
+    static func bash(_ command: String, id: String) -> AgentEvent {
         .permissionRequest(
-            ClaudePermissionRequest(
+            AgentPermissionRequest(
                 requestID: id, toolName: "Bash", input: ["command": .string(command), "description": "Run it"], toolUseID: "toolu_\(id)",
                 suggestions: suggestions, blockedPath: "/w/newfile", description: "Run it", displayName: "Bash"
             )
         )
     }
 
-    static func write(_ path: String, id: String) -> ClaudeOutput {
+    static func write(_ path: String, id: String) -> AgentEvent {
         .permissionRequest(
-            ClaudePermissionRequest(
+            AgentPermissionRequest(
                 requestID: id, toolName: "Write", input: ["file_path": .string(path), "content": "x"], toolUseID: "toolu_\(id)",
                 suggestions: [["type": "setMode", "mode": "acceptEdits", "destination": "session"]]
             )
@@ -146,7 +146,7 @@ struct SessionRulesTests {
     @Test("rules survive a new agent process: they live with the conversation, not in the agent")
     func rulesSurviveRestart() throws {
         var m = try Self.granted()
-        _ = m.handle(.result(ClaudeResult(subtype: "success", isError: false, sessionID: "s1", totalCostUSD: 0.01)), now: T.at(3))
+        _ = m.handle(.result(AgentTurnResult(subtype: "success", isError: false, sessionID: "s1", totalCostUSD: 0.01)), now: T.at(3))
         _ = m.processExited(.exited(0), stderr: "", now: T.at(4))
         _ = m.send(text: "again", mode: .queue, now: T.at(5))
         _ = m.processStarted(now: T.at(6))

@@ -1,8 +1,5 @@
 import Foundation
 
-/// What every agent CLI's output is translated into: the conversation machine's input vocabulary. Claude's
-/// stream-json maps onto it one to one; another CLI's adapter (Codex, issue 23) translates its own lines into it.
-public typealias AgentEvent = ClaudeOutput
 
 /// How a conversation's agent process is started, fixed when the conversation is created (plus the session to
 /// resume, which the machine decides).

@@ -6,7 +6,7 @@ extension ConversationMachine {
     ///
     /// Facts about the process come first (session id, version, permission mode, whether our message began). Then turn
     /// output goes to the turn the agent is running: ours once it began, else a turn of its own, which is opened for it.
-    public mutating func handle(_ output: ClaudeOutput, now: Date) -> [Action] {
+    public mutating func handle(_ output: AgentEvent, now: Date) -> [Action] {
         var actions: [Action] = []
         switch output {
         case .lifecycle(let uuid, let state):
@@ -38,7 +38,7 @@ extension ConversationMachine {
 
     /// Output that only a running turn produces; anything else (answers to our control requests, sub-agent lines,
     /// unknown lines) never opens one.
-    static func opensTurn(_ output: ClaudeOutput) -> Bool {
+    static func opensTurn(_ output: AgentEvent) -> Bool {
         switch output {
         case .textDelta(_, nil), .assistantText(_, _, nil), .toolUse(_, _, _, _, nil), .toolResults(_, nil), .permissionRequest, .result, .apiRetry:
             true
@@ -88,7 +88,7 @@ extension ConversationMachine {
     }
 
     /// A `system` line: session id, version, permission mode, lifecycle support, and whether our message began.
-    mutating func note(_ system: ClaudeSystem, now: Date) -> [Action] {
+    mutating func note(_ system: AgentSystem, now: Date) -> [Action] {
         var actions: [Action] = []
         var changed = false
         if let session = system.sessionID, session != conversation.sessionId {
@@ -120,7 +120,7 @@ extension ConversationMachine {
     }
 
     /// Output of the turn in `slot`.
-    mutating func handleTurnOutput(_ output: ClaudeOutput, slot: Slot, now: Date) -> [Action] {
+    mutating func handleTurnOutput(_ output: AgentEvent, slot: Slot, now: Date) -> [Action] {
         guard var turn = self[slot] else { return [] }
         turn.lastOutput = now
         turn.sawOutput = true
@@ -202,7 +202,7 @@ extension ConversationMachine {
     }
 
     /// Tool results: each call gets its real output.
-    mutating func toolsEnded(_ turn: inout Current, _ results: [ClaudeToolResult]) -> [Action] {
+    mutating func toolsEnded(_ turn: inout Current, _ results: [AgentToolResult]) -> [Action] {
         var actions: [Action] = []
         for result in results {
             guard let messageID = turn.toolMessage[result.toolUseID], var message = turn.messages[messageID],
@@ -230,7 +230,7 @@ extension ConversationMachine {
     // MARK: - Lost sessions
 
     /// A `result` saying the agent does not know the session it was resumed with, before it began anything.
-    func isLostSession(_ result: ClaudeResult) -> Bool {
+    func isLostSession(_ result: AgentTurnResult) -> Bool {
         guard result.isError, case .running(resumed: true) = process, !processBeganTurn else { return false }
         return Self.isLostSession(result.errorText)
     }

@@ -54,7 +54,7 @@ extension ConversationMachine {
     }
 
     /// A `can_use_tool` request of the turn: answered at once when a session rule covers it, else a pending approval.
-    mutating func permissionRequested(_ turn: inout Current, _ request: ClaudePermissionRequest, now: Date) -> [Action] {
+    mutating func permissionRequested(_ turn: inout Current, _ request: AgentPermissionRequest, now: Date) -> [Action] {
         var approval = Approval(
             id: makeID("a"), conversationId: conversation.id, turnId: turn.turn.id, toolUseId: request.toolUseID, toolName: request.toolName,
             input: request.input, suggestions: request.suggestions,

@@ -121,7 +121,7 @@ extension ConversationMachine {
     /// The turn's own cost: how much the process's running total grew since the last result (the CLI restarts the total
     /// at 0 in each process), so a turn that failed before reaching the model costs nothing and the turns of a
     /// process add up to the CLI's own total.
-    mutating func cost(of result: ClaudeResult) -> Double? {
+    mutating func cost(of result: AgentTurnResult) -> Double? {
         guard let total = result.totalCostUSD else { return nil }
         let own = max(0, total - processCost)
         processCost = max(processCost, total)
@@ -130,7 +130,7 @@ extension ConversationMachine {
 
     /// Ends the turn in `slot`: stores its text and totals, cancels what it left pending, titles a new conversation,
     /// then the terminal event (`complete`, or `error`).
-    mutating func endTurn(_ slot: Slot, state: TurnState, result: ClaudeResult?, error: String?, now: Date) -> [Action] {
+    mutating func endTurn(_ slot: Slot, state: TurnState, result: AgentTurnResult?, error: String?, now: Date) -> [Action] {
         guard var current = self[slot] else { return [] }
         let stamp = Timestamp.format(now)
         var actions = closeSegment(&current, now: now)

@@ -5,7 +5,7 @@ import RalphFiles
 ///
 /// It wraps ``RalphFiles/LineSplitter``, which does not buffer a line past its limit: such a line is delivered as
 /// ``oversizedMarker(byteCount:)``, a short text that is not JSON (``ClaudeStreamDecoder`` reports it as
-/// ``ClaudeOutput/notJSON(_:)``), so a runaway writer cannot exhaust the server's memory.
+/// ``AgentEvent/notJSON(_:)``), so a runaway writer cannot exhaust the server's memory.
 public struct ClaudeLineSplitter: Sendable {
     /// The default cap on one line (16 MiB): far above any real stream-json line, far below trouble.
     public static let defaultMaxLineBytes = 16 << 20

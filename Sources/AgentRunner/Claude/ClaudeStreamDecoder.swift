@@ -1,21 +1,21 @@
 import RalphAPI
 
-/// Turns one stdout line of `claude -p --output-format stream-json --verbose` into ``ClaudeOutput`` values
+/// Turns one stdout line of `claude -p --output-format stream-json --verbose` into ``AgentEvent`` values
 /// (reference §3.2).
 ///
 /// The decoder is lenient on purpose: the CLI's field lists change between versions, so it dispatches on `type` and
 /// then `subtype`, reads only the fields it needs, and falls back to defaults for missing or mistyped ones. Anything
-/// it does not understand comes out as ``ClaudeOutput/other(type:raw:)`` with the parsed line kept, and a line that
-/// is not a JSON object as ``ClaudeOutput/notJSON(_:)``. It never traps on input.
+/// it does not understand comes out as ``AgentEvent/other(type:raw:)`` with the parsed line kept, and a line that
+/// is not a JSON object as ``AgentEvent/notJSON(_:)``. It never traps on input.
 public enum ClaudeStreamDecoder {
-    /// How much of a non-JSON line ``ClaudeOutput/notJSON(_:)`` keeps (in bytes of the line).
+    /// How much of a non-JSON line ``AgentEvent/notJSON(_:)`` keeps (in bytes of the line).
     public static let notJSONPrefixBytes = 200
 
     /// Decodes one line (without its newline; a trailing `\r` or surrounding whitespace is fine).
     ///
     /// - Returns: nothing for a blank line; one output for most lines; one output per content block for
     ///   `assistant` lines.
-    public static func decode(line: some Collection<UInt8>) -> [ClaudeOutput] {
+    public static func decode(line: some Collection<UInt8>) -> [AgentEvent] {
         guard line.contains(where: { !isWhitespace($0) }) else { return [] }
         guard let value = try? JSONParser.parse(line), let object = value.objectValue else {
             return [.notJSON(String(decoding: line.prefix(notJSONPrefixBytes), as: UTF8.self))]
@@ -24,14 +24,14 @@ public enum ClaudeStreamDecoder {
     }
 
     /// Decodes a line that is already parsed.
-    public static func decode(_ value: JSONValue) -> [ClaudeOutput] {
+    public static func decode(_ value: JSONValue) -> [AgentEvent] {
         guard let object = value.objectValue else { return [.notJSON(JSONWriter.string(value))] }
         return decode(object: object, raw: value)
     }
 
-    private static func decode(object: JSONObject, raw: JSONValue) -> [ClaudeOutput] {
+    private static func decode(object: JSONObject, raw: JSONValue) -> [AgentEvent] {
         let type = object["type"]?.stringValue ?? ""
-        let other = ClaudeOutput.other(type: type, raw: raw)
+        let other = AgentEvent.other(type: type, raw: raw)
         switch type {
         case "system":
             return [system(object)]
@@ -62,7 +62,7 @@ public enum ClaudeStreamDecoder {
     }
 
     /// A `system` line: `api_retry` and `task_notification` have cases of their own.
-    private static func system(_ object: JSONObject) -> ClaudeOutput {
+    private static func system(_ object: JSONObject) -> AgentEvent {
         let subtype = object["subtype"]?.stringValue ?? ""
         switch subtype {
         case "api_retry":
@@ -75,7 +75,7 @@ public enum ClaudeStreamDecoder {
             return .taskNotification(taskID: object["task_id"]?.stringValue, status: object["status"]?.stringValue, summary: object["summary"]?.stringValue)
         default:
             return .system(
-                ClaudeSystem(
+                AgentSystem(
                     subtype: subtype, sessionID: object["session_id"]?.stringValue, model: object["model"]?.stringValue,
                     permissionMode: object["permissionMode"]?.stringValue, version: object["claude_code_version"]?.stringValue,
                     capabilities: strings(object["capabilities"]), status: object["status"]?.stringValue,
@@ -92,15 +92,15 @@ public enum ClaudeStreamDecoder {
     }
 
     /// A `content_block_delta` carrying a `text_delta`; nil for every other stream event.
-    private static func streamEvent(_ object: JSONObject) -> ClaudeOutput? {
+    private static func streamEvent(_ object: JSONObject) -> AgentEvent? {
         guard let event = object["event"]?.objectValue, event["type"]?.stringValue == "content_block_delta",
             let delta = event["delta"]?.objectValue, delta["type"]?.stringValue == "text_delta", let text = delta["text"]?.stringValue
         else { return nil }
         return .textDelta(text: text, parentToolUseID: object["parent_tool_use_id"]?.stringValue)
     }
 
-    /// One output per content block: text, tool_use (which needs an `id`), anything else as ``ClaudeOutput/other``.
-    private static func assistant(_ object: JSONObject, other: ClaudeOutput) -> [ClaudeOutput] {
+    /// One output per content block: text, tool_use (which needs an `id`), anything else as ``AgentEvent/other``.
+    private static func assistant(_ object: JSONObject, other: AgentEvent) -> [AgentEvent] {
         let parent = object["parent_tool_use_id"]?.stringValue
         let message = object["message"]?.objectValue
         let messageID = message?["id"]?.stringValue
@@ -130,16 +130,16 @@ public enum ClaudeStreamDecoder {
     }
 
     /// A plain-string `user` line, or its `tool_result` blocks; nil when there is neither.
-    private static func user(_ object: JSONObject) -> ClaudeOutput? {
+    private static func user(_ object: JSONObject) -> AgentEvent? {
         switch object["message"]?.objectValue?["content"] {
         case .string(let text)?:
             return .userText(text)
         case .array(let blocks)?:
-            let results = blocks.compactMap { block -> ClaudeToolResult? in
+            let results = blocks.compactMap { block -> AgentToolResult? in
                 guard let block = block.objectValue, block["type"]?.stringValue == "tool_result", let id = block["tool_use_id"]?.stringValue else {
                     return nil
                 }
-                return ClaudeToolResult(toolUseID: id, output: toolResultText(block["content"]), isError: block["is_error"]?.boolValue ?? false)
+                return AgentToolResult(toolUseID: id, output: toolResultText(block["content"]), isError: block["is_error"]?.boolValue ?? false)
             }
             guard !results.isEmpty else { return nil }
             return .toolResults(results, parentToolUseID: object["parent_tool_use_id"]?.stringValue)
@@ -164,14 +164,14 @@ public enum ClaudeStreamDecoder {
     }
 
     /// `control_request` `can_use_tool`; nil for other subtypes or without a `request_id` (it could not be answered).
-    private static func permissionRequest(_ object: JSONObject) -> ClaudeOutput? {
+    private static func permissionRequest(_ object: JSONObject) -> AgentEvent? {
         guard let requestID = object["request_id"]?.stringValue, let request = object["request"]?.objectValue,
             request["subtype"]?.stringValue == "can_use_tool"
         else { return nil }
         var suggestions = JSONValue.array([])
         if case .array(let list)? = request["permission_suggestions"] { suggestions = .array(list) }
         return .permissionRequest(
-            ClaudePermissionRequest(
+            AgentPermissionRequest(
                 requestID: requestID, toolName: request["tool_name"]?.stringValue ?? "", input: request["input"] ?? .object(JSONObject()),
                 toolUseID: request["tool_use_id"]?.stringValue, suggestions: suggestions, decisionReason: request["decision_reason"]?.stringValue,
                 blockedPath: request["blocked_path"]?.stringValue, description: request["description"]?.stringValue,
@@ -181,7 +181,7 @@ public enum ClaudeStreamDecoder {
     }
 
     /// A `result` line. Without `is_error`, the error subtypes (`error_…`) count as errors.
-    private static func result(_ object: JSONObject) -> ClaudeResult {
+    private static func result(_ object: JSONObject) -> AgentTurnResult {
         let subtype = object["subtype"]?.stringValue ?? ""
         let errors: [String]
         if case .array(let entries)? = object["errors"] {
@@ -195,7 +195,7 @@ public enum ClaudeStreamDecoder {
         } else {
             denied = []
         }
-        return ClaudeResult(
+        return AgentTurnResult(
             subtype: subtype, isError: object["is_error"]?.boolValue ?? subtype.hasPrefix("error"), sessionID: object["session_id"]?.stringValue,
             durationMs: object["duration_ms"]?.intValue, totalCostUSD: object["total_cost_usd"]?.doubleValue, usage: TokenUsage(object["usage"]),
             numTurns: object["num_turns"]?.intValue, resultText: object["result"]?.stringValue, errors: errors,

@@ -1,12 +1,14 @@
 import RalphAPI
 
-/// What one stdout line of `claude -p --output-format stream-json --verbose --include-partial-messages
-/// --permission-prompt-tool stdio` means to the driver (reference §3.2). ``ClaudeStreamDecoder`` turns a line into
-/// zero or more of these; anything it does not understand becomes ``other`` with the raw line kept.
-public enum ClaudeOutput: Sendable, Hashable {
+/// What an agent CLI's output means to the conversation machine, whichever CLI it is: the machine's whole input
+/// vocabulary from the agent. The cases follow Claude Code's stream-json (`claude -p --output-format stream-json
+/// --verbose --include-partial-messages --permission-prompt-tool stdio`, reference §3.2), which ``ClaudeStreamDecoder``
+/// maps one to one; another backend's adapter translates its own protocol into them. Anything an adapter does not
+/// understand becomes ``other`` with the raw message kept.
+public enum AgentEvent: Sendable, Hashable {
     /// `system` lines but those below. `init` starts every turn (ours and the CLI's own) and carries the session id,
     /// the version and the permission mode; `status` comes before each model request and when the mode changes.
-    case system(ClaudeSystem)
+    case system(AgentSystem)
     /// `system` `api_retry`: a model request failed and is tried again after a delay.
     case apiRetry(attempt: Int, maxRetries: Int?, error: String, errorStatus: Int?, retryDelayMs: Int?)
     /// `system` `task_notification`: a background task (a sub-agent) ended; the CLI may start a turn of its own next.
@@ -21,15 +23,15 @@ public enum ClaudeOutput: Sendable, Hashable {
     /// A `tool_use` block of an `assistant` line.
     case toolUse(messageID: String?, toolUseID: String, name: String, input: JSONValue, parentToolUseID: String?)
     /// `tool_result` blocks of a `user` line.
-    case toolResults([ClaudeToolResult], parentToolUseID: String?)
+    case toolResults([AgentToolResult], parentToolUseID: String?)
     /// A `user` line whose content is a plain string, e.g. `<local-command-stdout>…</local-command-stdout>`.
     case userText(String)
     /// `control_request` `can_use_tool`: the CLI blocks until it gets a `control_response`.
-    case permissionRequest(ClaudePermissionRequest)
+    case permissionRequest(AgentPermissionRequest)
     /// `control_response` to a request the host sent (e.g. `interrupt`).
     case controlResponse(requestID: String?, success: Bool, error: String?)
     /// `result`: the end of a turn.
-    case result(ClaudeResult)
+    case result(AgentTurnResult)
     /// Anything else (thinking blocks, other stream events, unknown types): ignored, kept raw.
     case other(type: String, raw: JSONValue)
     /// A line that is not a JSON object (logged and skipped).
@@ -37,7 +39,7 @@ public enum ClaudeOutput: Sendable, Hashable {
 }
 
 /// A `system` line.
-public struct ClaudeSystem: Sendable, Hashable {
+public struct AgentSystem: Sendable, Hashable {
     public var subtype: String
     public var sessionID: String?
     public var model: String?
@@ -67,7 +69,7 @@ public struct ClaudeSystem: Sendable, Hashable {
     }
 }
 
-public struct ClaudeToolResult: Sendable, Hashable {
+public struct AgentToolResult: Sendable, Hashable {
     public var toolUseID: String
     /// The result as text: a string content as is, the `text` of block content joined with newlines.
     public var output: String
@@ -80,7 +82,7 @@ public struct ClaudeToolResult: Sendable, Hashable {
     }
 }
 
-public struct ClaudePermissionRequest: Sendable, Hashable {
+public struct AgentPermissionRequest: Sendable, Hashable {
     public var requestID: String
     public var toolName: String
     public var input: JSONValue
@@ -108,7 +110,7 @@ public struct ClaudePermissionRequest: Sendable, Hashable {
     }
 }
 
-public struct ClaudeResult: Sendable, Hashable {
+public struct AgentTurnResult: Sendable, Hashable {
     public var subtype: String
     public var isError: Bool
     public var sessionID: String?

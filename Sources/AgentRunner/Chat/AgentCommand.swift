@@ -12,4 +12,7 @@ public enum AgentCommand: Sendable, Hashable {
     case deny(requestID: String, message: String, interrupt: Bool)
     /// Stop the running turn, keep the process.
     case interrupt(requestID: String)
+
+    /// What the agent is told when a person denies a call without saying why.
+    public static let defaultDenial = "The user denied this tool call."
 }

@@ -32,6 +32,9 @@ public enum AgentEvent: Sendable, Hashable {
     case controlResponse(requestID: String?, success: Bool, error: String?)
     /// `result`: the end of a turn.
     case result(AgentTurnResult)
+    /// The agent cannot resume the session it was started with (Codex: `thread/resume` of a thread it does not have);
+    /// it ends by itself, and the conversation goes on in a new session.
+    case sessionLost(reason: String)
     /// Anything else (thinking blocks, other stream events, unknown types): ignored, kept raw.
     case other(type: String, raw: JSONValue)
     /// A line that is not a JSON object (logged and skipped).

@@ -22,6 +22,10 @@ extension ConversationMachine {
         case .result(let result) where isLostSession(result):
             actions += continueInNewSession(reason: result.errorText, now: now)
             return actions + pump(now: now) + settle(now: now)
+        case .sessionLost(let reason):
+            guard case .running(resumed: true) = process, !processBeganTurn else { return settle(now: now) }
+            actions += continueInNewSession(reason: reason, now: now)
+            return actions + pump(now: now) + settle(now: now)
         case .result(let result):
             if let uuid = current?.uuid, result.userMessageUUIDs.contains(uuid) { actions += markStarted(now: now) }
         default:
@@ -171,7 +175,8 @@ extension ConversationMachine {
             }
             actions += endTurn(slot, state: state, result: result, error: error, now: now)
             return actions + pump(now: now)
-        case .system, .lifecycle, .taskNotification, .controlResponse, .other, .notJSON, .textDelta, .assistantText, .toolUse, .toolResults:
+        case .system, .lifecycle, .taskNotification, .controlResponse, .other, .notJSON, .textDelta, .assistantText, .toolUse, .toolResults,
+            .sessionLost:
             // Answers to our control requests, sub-agent lines and unknown lines change nothing the phone shows.
             break
         }

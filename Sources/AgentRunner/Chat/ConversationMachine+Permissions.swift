@@ -38,7 +38,7 @@ extension ConversationMachine {
             actions.append(.send(.allow(requestID: pending.requestID, input: updatedInput ?? approval.input)))
             actions += grant(approval, by: by, now: now)
         case .deny:
-            let text = message.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 } ?? "The user denied this tool call."
+            let text = message.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 } ?? AgentCommand.defaultDenial
             actions.append(.send(.deny(requestID: pending.requestID, message: text, interrupt: false)))
         }
         actions += settle(now: now)

@@ -25,11 +25,12 @@ public enum AgentProbe {
         }
     }
 
-    /// The version in `claude --version`'s output (`2.1.330 (Claude Code)` → `2.1.330`).
+    /// The version in a CLI's `--version` output: the first word of its first line that starts with a digit
+    /// (`2.1.330 (Claude Code)` → `2.1.330`, `codex-cli 0.147.0` → `0.147.0`), else that line's first word.
     public static func version(in output: String) -> String? {
         let line = output.split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-        guard !line.isEmpty else { return nil }
-        return line.split(separator: " ").first.map(String.init)
+        let words = line.split(separator: " ")
+        return (words.first { $0.first?.isNumber == true } ?? words.first).map(String.init)
     }
 
     /// The choices of `--permission-mode` in a commander-style help text: `(choices: "acceptEdits", "auto", …)`, which

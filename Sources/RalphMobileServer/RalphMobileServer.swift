@@ -145,7 +145,11 @@ public struct RalphMobileServer: Sendable {
             },
             eventHub: hub, roots: WorkspaceRoots(roots),
             configuration: ChatService.Configuration(
-                backend: .claude(command: configuration.claudeCommand, extraArguments: configuration.claudeArguments), machine: machine
+                backends: [
+                    .claude(command: configuration.claudeCommand, extraArguments: configuration.claudeArguments),
+                    .codex(command: configuration.codexCommand, extraArguments: configuration.codexArguments, sandbox: configuration.codexSandbox),
+                ],
+                machine: machine
             ),
             environment: chatEnvironment, logger: chatLogger, notificationsRecorded: { [notifier] in notifier.wake() }
         )

@@ -52,6 +52,11 @@ public struct ServerConfiguration: Sendable {
     /// The Claude Code CLI conversations run (a path, or a name on PATH), and flags added to every run of it.
     public var claudeCommand = "claude"
     public var claudeArguments: [String] = []
+    /// The Codex CLI conversations with `backend: "codex"` run (`codex app-server`), flags added to every run of it,
+    /// and the sandbox its commands run in.
+    public var codexCommand = "codex"
+    public var codexArguments: [String] = []
+    public var codexSandbox = ChatBackend.defaultCodexSandbox
     /// Variables added to (or replacing) the server's environment for agent processes.
     public var chatEnvironment: [String: String] = [:]
     /// Seconds without output (and no approval pending) before a turn is reported as stalled; it is never killed.

@@ -86,6 +86,18 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("claude-arg"), help: ArgumentHelp("A flag added to every run of the Claude CLI (repeat for several).", valueName: "arg"))
     var claudeArguments: [String] = []
 
+    @Option(name: .customLong("codex-command"), help: ArgumentHelp("The Codex CLI conversations with backend codex run (a path, or a name on PATH).", valueName: "cmd"))
+    var codexCommand = "codex"
+
+    @Option(name: .customLong("codex-arg"), help: ArgumentHelp("A flag added to every `codex app-server` (repeat for several), e.g. -c key=value.", valueName: "arg"))
+    var codexArguments: [String] = []
+
+    @Option(
+        name: .customLong("codex-sandbox"),
+        help: ArgumentHelp("The sandbox Codex runs commands in: read-only, workspace-write (needs bubblewrap on Linux) or danger-full-access.", valueName: "mode")
+    )
+    var codexSandbox = ChatBackend.defaultCodexSandbox
+
     @Option(name: .customLong("chat-stall-after"), help: ArgumentHelp("Seconds of silence (no approval pending) before a turn is reported as stalled.", valueName: "seconds"))
     var chatStallAfter: Double = 300
 
@@ -152,6 +164,10 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
         if stopGrace < 0 || stopGrace > 3600 { throw ValidationError("--stop-grace must be between 0 and 3600 seconds") }
         if ralphCommand.isEmpty { throw ValidationError("--ralph-command cannot be empty") }
         if claudeCommand.isEmpty { throw ValidationError("--claude-command cannot be empty") }
+        if codexCommand.isEmpty { throw ValidationError("--codex-command cannot be empty") }
+        if !ChatBackend.codexSandboxes.contains(codexSandbox) {
+            throw ValidationError("--codex-sandbox must be one of \(ChatBackend.codexSandboxes.joined(separator: ", "))")
+        }
         if !(1...86_400).contains(chatStallAfter) { throw ValidationError("--chat-stall-after must be between 1 and 86400 seconds") }
         if !(1...604_800).contains(chatIdleStop) { throw ValidationError("--chat-idle-stop must be between 1 and 604800 seconds") }
         if !(1...86_400).contains(streamStallTimeout) { throw ValidationError("--stream-stall-timeout must be between 1 and 86400 seconds") }
@@ -192,6 +208,9 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
         configuration.experimentalUrgentSteer = experimentalUrgentSteer
         configuration.claudeCommand = claudeCommand
         configuration.claudeArguments = claudeArguments
+        configuration.codexCommand = codexCommand
+        configuration.codexArguments = codexArguments
+        configuration.codexSandbox = codexSandbox
         configuration.chatStallAfter = chatStallAfter
         configuration.chatIdleStop = chatIdleStop
         configuration.streamStallTimeout = streamStallTimeout

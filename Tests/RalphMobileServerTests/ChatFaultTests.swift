@@ -43,18 +43,25 @@ struct ChatFaultTests {
         #expect(!events.contains { $0.event == "error" })
     }
 
-    @Test("a missing CLI is an error that says so, not a hang")
+    @Test("a missing CLI: a new conversation is refused naming the command looked for; an existing one's message fails saying so, not a hang")
     func missingBackend() async throws {
-        let f = try await ChatFixture.start(cli: .fake) { $0.claudeCommand = "/nonexistent/claude" }
+        let f = try await ChatFixture.start(cli: .fake)
         defer { Task { await f.stop() } }
         let c = try await f.create()
-        let stream = try await f.events(c.id)
-        try await f.send(c.id, "hello")
+        await f.server.stop()
+        let server = try await f.restarted { $0.claudeCommand = "/nonexistent/claude" }
+        defer { Task { await server.stop() } }
+        let refused = try await f.request(.POST, "/api/conversations", f.json(CreateConversationRequest(cwd: "app")), base: server.base)
+        #expect(refused.status == 503 && refused.text.contains("unavailable: backend claude is not available: looked for /nonexistent/claude"), "\(refused.text)")
+
+        let stream = try await f.events(c.id, base: server.base)
+        try await f.send(c.id, "hello", base: server.base)
         let error = try #require(try await stream.messages(until: "error").last?.json)
         #expect((error["message"] as? String)?.contains("/nonexistent/claude") == true)
         #expect(error["recoverable"] as? Bool == false)
-        let health = try await f.request(.GET, "/api/health").json(HealthResponse.self)
-        #expect(health.agents?.first?.error?.contains("/nonexistent/claude") == true, "health says the CLI could not be asked")
-        #expect(health.agents?.first?.version == nil)
+        let health = try await f.request(.GET, "/api/health", base: server.base).json(HealthResponse.self)
+        let claude = try #require(health.agents?.first { $0.name == "claude" })
+        #expect(claude.error?.contains("/nonexistent/claude") == true && claude.version == nil, "health says the CLI could not be asked")
+        #expect(!health.capabilities.contains { $0.hasPrefix("chat_backends:") && $0.contains("claude") })
     }
 }

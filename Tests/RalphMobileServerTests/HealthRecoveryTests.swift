@@ -16,7 +16,7 @@ struct HealthRecoveryTests {
         let store = try ChatStore(path: tmp.path + "/chat.sqlite")
         let chat = ChatService(
             store: store, chatHub: ChatHub(queueBytes: 1 << 16, queueFrames: 64), eventHub: EventHub(queueBytes: 1 << 16, queueFrames: 64),
-            roots: WorkspaceRoots([tmp.path]), configuration: ChatService.Configuration(backend: .claude(command: "/nonexistent/claude")),
+            roots: WorkspaceRoots([tmp.path]), configuration: ChatService.Configuration(backends: [.claude(command: "/nonexistent/claude")]),
             environment: [:], logger: Logger(label: "test.health")
         )
         #expect(await chat.healthStatus(patience: .milliseconds(50)) == HealthStatus.recovering)

@@ -182,41 +182,98 @@ extension ChatService {
         .other(.serviceUnavailable, .unavailable, "conversation \(id) could not be recovered after the restart (\(reason)); see the server log")
     }
 
-    // MARK: - The backend CLI
+    // MARK: - The backend CLIs
 
-    /// Asks the backend CLI for its version and permission modes, in the background.
+    /// Asks every backend CLI for its version and permission modes, in the background.
     func startProbe() {
-        let backend = configuration.backend
+        for backend in configuration.backends { probe(backend, again: false) }
+    }
+
+    /// What is known of a backend CLI: the question under way, or its answer.
+    enum Probe: Sendable {
+        case asking(Task<AgentInfo, Never>)
+        case answered(AgentInfo)
+    }
+
+    /// Asks `backend` about itself unless that is under way or answered (`again`: unless under way or answered
+    /// without an error).
+    @discardableResult
+    func probe(_ backend: ChatBackend, again: Bool) -> Probe {
         let environment = context.environment
         let cwd = roots.paths.first ?? "/"
         let logger = logger
-        probe.withLock { task in
-            guard task == nil else { return }
-            task = Task {
-                let info = await AgentProbe.probe(
+        return probes.withLock { probes in
+            switch probes[backend.name] {
+            case .asking(let task)?: return .asking(task)
+            case .answered(let info)? where !again || info.error == nil: return .answered(info)
+            default: break
+            }
+            let task = Task {
+                var info = await AgentProbe.probe(
                     name: backend.name, command: backend.command, environment: environment, workingDirectory: cwd, fallbackModes: backend.knownPermissionModes
                 )
+                if info.error == nil, let unmet = backend.unmetRequirement(environment: environment) { info.error = unmet }
                 if let error = info.error {
-                    logger.warning("\(backend.name): could not ask \(backend.command) about itself: \(error)")
+                    logger.warning("\(backend.name): conversations cannot use \(backend.command): \(error)")
                 } else {
                     logger.info("\(backend.name): \(backend.command) \(info.version ?? "(no version)"), permission modes \(info.permissionModes.joined(separator: ", "))")
                 }
+                // Kept as the answer once it is in (the task ends here, so nothing is left running).
+                self.probes.withLock { $0[backend.name] = .answered(info) }
                 return info
             }
+            probes[backend.name] = .asking(task)
+            return .asking(task)
         }
     }
 
-    /// The backend CLI as it described itself (asked at start; waited for if the answer is still coming, for at most
-    /// `patience`, after which what is assumed of it is returned with an error saying it is still being asked).
-    func agent(patience: Duration = AgentProbe.timeout * 2) async -> AgentInfo {
-        startProbe()
-        let backend = configuration.backend
+    /// The backend CLI `name` as it described itself (asked at start; waited for if the answer is still coming, for at
+    /// most `patience`, after which what is assumed of it is returned with an error saying it is still being asked).
+    func agent(_ name: String, patience: Duration = AgentProbe.timeout * 2) async -> AgentInfo {
+        guard let backend = configuration.backend(name) else {
+            return AgentInfo(name: name, command: "", version: nil, permissionModes: [], error: "this server has no backend named \(name)")
+        }
         let pending = AgentInfo(
             name: backend.name, command: backend.command, version: nil, permissionModes: backend.knownPermissionModes,
             error: "still asking \(backend.command) for its version"
         )
-        guard let task = probe.withLock({ $0 }) else { return pending }
-        return await withDeadline(patience) { await task.value } ?? pending
+        switch probe(backend, again: false) {
+        case .answered(let info): return info
+        case .asking(let task): return await withDeadline(patience) { await task.value } ?? pending
+        }
+    }
+
+    /// Every backend CLI as it described itself, in the configured order.
+    func agents(patience: Duration) async -> [AgentInfo] {
+        await withTaskGroup(of: (Int, AgentInfo).self) { group in
+            for (index, backend) in configuration.backends.enumerated() {
+                group.addTask { (index, await self.agent(backend.name, patience: patience)) }
+            }
+            var found: [(Int, AgentInfo)] = []
+            for await entry in group { found.append(entry) }
+            return found.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+    }
+
+    /// The backend a new conversation asks for (`name`, else the first configured), once its CLI answered; a CLI that
+    /// could not be run is asked again (it may have been installed since), and refused with why if it still cannot.
+    func availableBackend(_ name: String?) async throws(APIError) -> ChatBackend {
+        let wanted = name ?? configuration.backends.first?.name ?? ""
+        guard let backend = configuration.backend(wanted) else {
+            let names = configuration.backends.map(\.name).joined(separator: ", ")
+            throw .invalidBody("unknown backend '\(wanted.prefix(40))'; this server runs: \(names)")
+        }
+        var info = await agent(backend.name)
+        if info.error != nil {
+            switch probe(backend, again: true) {
+            case .answered(let answer): info = answer
+            case .asking(let task): info = await withDeadline(AgentProbe.timeout * 2) { await task.value } ?? info
+            }
+        }
+        if let error = info.error {
+            throw .other(.serviceUnavailable, .unavailable, "backend \(backend.name) is not available: looked for \(backend.command): \(error)")
+        }
+        return backend
     }
 
     // MARK: - Running
@@ -240,8 +297,8 @@ extension ChatService {
         await withTaskGroup(of: Void.self) { group in
             for worker in all { group.addTask { await worker.shutdown(grace: .seconds(2)) } }
         }
-        let probe = probe.withLock { $0 }
-        probe?.cancel()
-        _ = await probe?.value
+        let asking = probes.withLock { probes in probes.values.compactMap { if case .asking(let task) = $0 { task } else { nil } } }
+        for task in asking { task.cancel() }
+        for task in asking { _ = await task.value }
     }
 }

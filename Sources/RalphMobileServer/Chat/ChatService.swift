@@ -13,15 +13,18 @@ import Synchronization
 /// `ChatService+AutoReply.swift`, the event stream in `ChatService+Feed.swift`.
 public final class ChatService: Sendable {
     public struct Configuration: Sendable {
-        public var backend: ChatBackend
+        /// The agent CLIs conversations can use; the first is the default of a conversation that names none.
+        public var backends: [ChatBackend]
         public var machine: ConversationMachine.Configuration
         public var terminateGrace: Duration = .seconds(5)
-        public init(backend: ChatBackend = .claude(), machine: ConversationMachine.Configuration = .init()) {
-            self.backend = backend
+        public init(backends: [ChatBackend] = [.claude(), .codex()], machine: ConversationMachine.Configuration = .init()) {
+            self.backends = backends
             self.machine = machine
         }
-    }
 
+        /// The backend named `name`.
+        func backend(_ name: String) -> ChatBackend? { backends.first { $0.name == name } }
+    }
 
     let store: ChatStore
     let chatHub: ChatHub
@@ -29,8 +32,9 @@ public final class ChatService: Sendable {
     let configuration: Configuration
     let context: ChatContext
     let workers = Mutex<[String: ConversationWorker]>([:])
-    /// What the backend CLI says about itself, asked once at start.
-    let probe = Mutex<Task<AgentInfo, Never>?>(nil)
+    /// What each backend CLI says about itself, by backend name (asked at start, and again when a conversation wants
+    /// one that could not be asked).
+    let probes = Mutex<[String: Probe]>([:])
     /// Whether what the previous server left has been settled (requests wait until it has).
     let readiness = Mutex(Readiness.starting(waiters: []))
     /// Opened when recovery has settled (either way), for a wait that may give up (``healthStatus(patience:)``).
@@ -53,7 +57,8 @@ public final class ChatService: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.context = ChatContext(
-            store: store, chatHub: chatHub, eventHub: eventHub, adapter: configuration.backend.adapter, environment: environment,
+            store: store, chatHub: chatHub, eventHub: eventHub, adapters: Dictionary(configuration.backends.map { ($0.name, $0.adapter) }, uniquingKeysWith: { first, _ in first }),
+            environment: environment,
             terminateGrace: configuration.terminateGrace, logger: logger, encoder: ChatEventEncoder(),
             notificationsRecorded: notificationsRecorded
         )
@@ -67,23 +72,20 @@ public final class ChatService: Sendable {
         case .success(let path): cwd = path
         case .failure(let error): throw .invalidPath("cwd: \(error)")
         }
-        let backend = request.backend ?? configuration.backend.name
-        guard backend == configuration.backend.name else {
-            throw .invalidBody("unknown backend '\(backend.prefix(40))'; this server runs: \(configuration.backend.name)")
-        }
+        let backend = try await availableBackend(request.backend)
         let title = try Self.title(request.title) ?? ""
         if let model = request.model { try Self.flagValue(model, field: "model") }
         if let mode = request.permissionMode {
-            // What this CLI accepts (its --help), and `default`, which means no flag.
-            let modes = ["default"] + (await agent()).permissionModes
+            // What this CLI accepts (its --help, else the modes known of it), and `default`, which means its own default.
+            let modes = ["default"] + (await agent(backend.name)).permissionModes
             guard modes.contains(mode) else {
-                throw .invalidBody("permission_mode must be one of \(modes.joined(separator: ", ")) (what \(configuration.backend.command) accepts)")
+                throw .invalidBody("permission_mode must be one of \(modes.joined(separator: ", ")) (what \(backend.command) accepts)")
             }
         }
         let now = Timestamp.now()
         let conversation = Conversation(
             id: "c_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20), title: title, titleIsCustom: !title.isEmpty,
-            cwd: cwd, backend: backend, model: request.model, permissionMode: request.permissionMode, createdAt: now, updatedAt: now, lastActivityAt: now
+            cwd: cwd, backend: backend.name, model: request.model, permissionMode: request.permissionMode, createdAt: now, updatedAt: now, lastActivityAt: now
         )
         do {
             _ = try await store.commit([.conversation(conversation)])

@@ -39,12 +39,15 @@ final class ConversationWorker: Sendable {
     private let failure = Mutex<Failure?>(nil)
     private let context: ChatContext
     private let options: AgentSpawnOptions
+    /// The conversation's backend (its adapter starts the agent process).
+    private let backend: String
 
     init(core: ConversationCore, context: ChatContext) {
         self.id = core.chat.conversation.id
         self.context = context
         let conversation = core.chat.conversation
         self.options = AgentSpawnOptions(cwd: conversation.cwd, model: conversation.model, permissionMode: conversation.permissionMode)
+        self.backend = conversation.backend
         let (stream, continuation) = AsyncStream<Job>.makeStream()
         self.mailbox = continuation
         let task = Task {
@@ -235,8 +238,13 @@ final class ConversationWorker: Sendable {
         var options = options
         options.resumeSessionID = sessionID
         let session: any AgentSession
+        guard let adapter = context.adapters[backend] else {
+            let reason = "this server has no backend named '\(backend)' (it runs \(context.adapters.keys.sorted().joined(separator: ", ")))"
+            enqueue { core, now in core.processFailedToStart(reason, now: now) }
+            return
+        }
         do {
-            session = try context.adapter.start(options, environment: context.environment)
+            session = try adapter.start(options, environment: context.environment)
         } catch {
             let reason = error.description
             enqueue { core, now in core.processFailedToStart(reason, now: now) }
@@ -250,7 +258,7 @@ final class ConversationWorker: Sendable {
         enqueue { core, now in core.processStarted(now: now) }
         let logger = context.logger
         let conversationID = id
-        let name = context.adapter.name
+        let name = adapter.name
         let started = tasks.spawn { [self] in
             await session.readEvents { event in
                 if case .notJSON(let text) = event {

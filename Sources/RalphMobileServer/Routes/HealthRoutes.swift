@@ -12,10 +12,15 @@ struct HealthRoutes {
 
     static let capabilities = ["sessions", "session_detail", "session_events", "global_events", "id_prefix", "last_event_id", "api_keys", "roles"]
 
-    /// An agent CLI as capabilities: `chat`, `<name>_version:<version>` and `<name>_permission_modes:<a,b,…>`.
-    static func capabilities(of agent: AgentInfo) -> [String] {
-        var list = ["chat", "\(agent.name)_permission_modes:" + agent.permissionModes.joined(separator: ",")]
-        if let version = agent.version { list.insert("\(agent.name)_version:\(version)", at: 1) }
+    /// The agent CLIs as capabilities: `chat`, `chat_backends:<the ones conversations can use>`, and for each one found
+    /// `<name>_version:<version>` and `<name>_permission_modes:<a,b,…>`.
+    static func capabilities(of agents: [AgentInfo]) -> [String] {
+        let usable = agents.filter { $0.error == nil }
+        var list = ["chat", "chat_backends:" + usable.map(\.name).joined(separator: ",")]
+        for agent in agents {
+            if let version = agent.version { list.append("\(agent.name)_version:\(version)") }
+            list.append("\(agent.name)_permission_modes:" + agent.permissionModes.joined(separator: ","))
+        }
         return list
     }
 
@@ -26,13 +31,14 @@ struct HealthRoutes {
         routes.open.get("/api/health") { _, _ in
             // A health check must answer quickly, even while a slow CLI is still being asked about itself or chat
             // recovery still runs.
-            async let probed = chat.agent(patience: .seconds(3))
+            async let probed = chat.agents(patience: .seconds(3))
             let status = await chat.healthStatus(patience: .seconds(3))
-            let agent = await probed
+            let agents = await probed
             return JSONResponse.make(
                 HealthResponse(
                     status: status, version: RalphMobileVersion.current, timestamp: Timestamp.now(), protocolVersion: RalphMobileVersion.protocolVersion,
-                    capabilities: Self.capabilities + Self.capabilities(of: agent) + notificationCapabilities, authRequired: authenticator.authRequired, agents: [agent]
+                    capabilities: Self.capabilities + Self.capabilities(of: agents) + notificationCapabilities, authRequired: authenticator.authRequired,
+                    agents: agents
                 )
             )
         }

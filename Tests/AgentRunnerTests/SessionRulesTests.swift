@@ -165,4 +165,16 @@ struct SessionRulesTests {
         #expect(PermissionRule.narrowest(toolName: "Bash", input: ["command": 5], cwd: "/w").field == nil)
         #expect(PermissionRule.narrowest(toolName: "Read", input: ["file_path": "/etc/hosts"], cwd: "/w").display == "Read(/etc/hosts)")
     }
+
+    @Test("Codex: a shell rule is the exact command; an apply_patch rule is the exact set of files, whatever the patch says")
+    func codexRules() {
+        let shell = PermissionRule.narrowest(toolName: "shell", input: ["command": "swift test", "cwd": "/w"], cwd: "/w")
+        #expect(shell.display == "shell(swift test)" && shell.matches(toolName: "shell", input: ["command": "swift test", "cwd": "/w/sub"]))
+        #expect(!shell.matches(toolName: "shell", input: ["command": "swift test; rm -rf ~"]))
+        let patch = PermissionRule.narrowest(toolName: "apply_patch", input: ["paths": ["/w/a.txt", "/w/b/c.txt"], "changes": []], cwd: "/w")
+        #expect(patch.display == "apply_patch(a.txt, b/c.txt)")
+        #expect(patch.matches(toolName: "apply_patch", input: ["paths": ["/w/a.txt", "/w/b/c.txt"], "changes": [["diff": "other"]]]))
+        #expect(!patch.matches(toolName: "apply_patch", input: ["paths": ["/w/a.txt"], "changes": []]))
+        #expect(!patch.matches(toolName: "apply_patch", input: ["paths": ["/w/a.txt", "/w/b/c.txt", "/etc/passwd"], "changes": []]))
+    }
 }

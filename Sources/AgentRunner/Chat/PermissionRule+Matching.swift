@@ -7,17 +7,26 @@ extension PermissionRule {
     static let keyFields: [String: String] = [
         "Bash": "command", "Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path", "Read": "file_path",
         "NotebookEdit": "notebook_path", "WebFetch": "url", "WebSearch": "query",
+        // Codex: a command, and a patch's set of files (as Codex's own "for the session" covers the same files).
+        CodexTool.shell: "command", CodexTool.applyPatch: "paths",
     ]
 
     /// The narrowest rule covering a call of `toolName` with `input`: what "allow for this session" grants for it.
     ///
-    /// `Bash` with the exact command (never a prefix: `git status` does not cover `git status; rm -rf ~`); file tools
-    /// with the exact file (shown relative to `cwd` when inside it); other known tools with their key field; any other
-    /// tool with its exact input.
+    /// `Bash` (and Codex's `shell`) with the exact command (never a prefix: `git status` does not cover
+    /// `git status; rm -rf ~`); file tools with the exact file, Codex's `apply_patch` with the exact set of files (shown
+    /// relative to `cwd` when inside it); other known tools with their key field; any other tool with its exact input.
     public static func narrowest(toolName: String, input: JSONValue, cwd: String) -> PermissionRule {
         if let field = keyFields[toolName], case .string(let text)? = input.objectValue?[field], !text.isEmpty {
             let shown = field.hasSuffix("_path") ? relative(text, to: cwd) : text
             return PermissionRule(toolName: toolName, field: field, value: .string(text), display: "\(toolName)(\(shown))")
+        }
+        if let field = keyFields[toolName], case .array(let items)? = input.objectValue?[field], !items.isEmpty {
+            let paths = items.compactMap(\.stringValue)
+            if paths.count == items.count {
+                let shown = paths.map { relative($0, to: cwd) }.joined(separator: ", ")
+                return PermissionRule(toolName: toolName, field: field, value: .array(items), display: "\(toolName)(\(shown))")
+            }
         }
         return PermissionRule(toolName: toolName, field: nil, value: canonical(input), display: "\(toolName) (this exact input)")
     }

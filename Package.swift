@@ -73,11 +73,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "fake-claude", dependencies: ["RalphAPI"], swiftSettings: swiftSettings),
-        // What the model API doubles share: their command line, the `listening on` line, the request log.
-        .target(name: "ModelAPIDouble", dependencies: ["RalphAPI"], swiftSettings: swiftSettings),
+        // What the model API doubles share: the `#model` script language, their command line, the `listening on`
+        // line, the request log, streamed and broken answers.
+        .target(name: "ModelAPIDouble", dependencies: ["RalphAPI", hummingbird], swiftSettings: swiftSettings),
         // A double of the Anthropic Messages API, so the real Claude Code CLI runs in tests against scripted replies.
         .executableTarget(
             name: "fake-anthropic",
+            dependencies: ["RalphAPI", "ModelAPIDouble", hummingbird],
+            swiftSettings: swiftSettings
+        ),
+        // A double of the OpenAI Responses API, so the real Codex CLI runs in tests against scripted replies.
+        .executableTarget(
+            name: "fake-openai",
             dependencies: ["RalphAPI", "ModelAPIDouble", hummingbird],
             swiftSettings: swiftSettings
         ),

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import ModelAPIDouble
 import RalphAPI
 
 /// An error answer in the real API's shape: HTTP status, `{"type":"error","error":{"type":…,"message":…}}`, a
@@ -69,24 +70,11 @@ struct APIError: Error, Sendable {
     }
 }
 
-/// Response helpers shared by the JSON and SSE answers.
+/// Response helpers of the JSON and SSE answers.
 enum Wire {
     /// A JSON response with the `request-id` header.
     static func json(_ status: Int, _ value: JSONValue, requestID: String) -> Response {
-        Response(
-            status: Self.status(status),
-            headers: [.contentType: "application/json", .requestID: requestID],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: JSONWriter.bytes(value))))
-    }
-
-    /// The status with a reason phrase (the HTTP/1.1 status line always has one; 529 is Anthropic's own).
-    static func status(_ code: Int) -> HTTPResponse.Status {
-        let phrases = [
-            200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 408: "Request Timeout",
-            409: "Conflict", 413: "Payload Too Large", 422: "Unprocessable Entity", 429: "Too Many Requests",
-            500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout", 529: "Overloaded",
-        ]
-        return HTTPResponse.Status(code: code, reasonPhrase: phrases[code] ?? "Error")
+        Answer.json(status, value, headers: [.requestID: requestID])
     }
 }
 

@@ -18,25 +18,26 @@
 // Choosing the reply, from the request alone (so it holds across CLI restarts, --resume and sub-agents):
 // - The prompt is the last text, not starting with `<system-reminder>`, of the last user message that has one
 //   (tool_result blocks and `system` messages are ignored). The step is the number of assistant messages after it.
-// - A prompt whose first line is `#model` (trailing spaces allowed) is a script: lines `---` separate steps, step n
-//   answers request n, a step past the end answers `say Done.`. Any other prompt is answered
-//   `Echo: <prompt on one line, 300 characters>`.
-// - Commands of a step, one a line (blank lines skipped; an unknown command or bad arguments anywhere in the script
-//   answer 400 invalid_request_error naming the line):
-//     say <text>                   a text block, streamed word by word (`\n` is a newline, `\\` a backslash,
-//                                  `{turn}` the number of user prompts in the conversation so far)
+// - A prompt whose first line is `#model` is a script in the language both model doubles share (its commands are
+//   described in Sources/ModelAPIDouble/Script/Script.swift); any other prompt is answered
+//   `Echo: <prompt on one line, 300 characters>`. A bad script answers 400 invalid_request_error naming the line.
+// - How each command becomes the Messages API's shapes:
+//     say <text>                   a text block, streamed word by word (text_deltas)
 //     think <text>                 a thinking block: thinking_deltas, then a signature_delta
 //     tool <Name> <json object>    a tool_use block (id toolu_…), its input in at least two input_json_deltas
-//     bash <command>               tool Bash {"command": <command>, "description": "Run <command>"}; the command is
-//                                  taken verbatim (no escapes)
+//     bash <command>               tool Bash {"command": <command>, "description": "Run <command>"}
+//     write <path> :: <content>    tool Write {"file_path": <path>, "content": <content>}: the CLI writes the
+//                                  content as it is (no newline added); a relative path is taken from its cwd
+//     edit <path> :: <old> :: <new>
+//                                  tool Edit {"file_path", "old_string", "new_string"}: the CLI replaces <old> as a
+//                                  substring (an error result when it is not in the file)
 //     agent <description> :: <prompt>
 //                                  tool Agent {"description", "prompt", "subagent_type": "general-purpose"};
 //                                  `\n` in the prompt is a newline, so `agent check :: #model\nsay sub says 42`
 //                                  gives the sub-agent its own script
-//     usage <input> <output>       token counts (default 100 and 20)
+//     usage <in> <out> [<cached>]  usage input_tokens, output_tokens, cache_read_input_tokens (default 100, 20, 0)
 //     stop <reason>                stop_reason (default end_turn, or tool_use when a tool block is present)
-//     delay <ms>                   pause before each SSE event
-//     wait <ms>                    pause before answering at all
+//     delay <ms>, wait <ms>        pause before each SSE event; before answering at all
 //     error <status> [message]     answer every request of this step with that HTTP error (429 adds retry-after: 1)
 //     fail <status> <n>            the first n requests of this step (per prompt and step, in memory) fail so
 //     hang                         send message_start and one delta, then nothing until the client goes away

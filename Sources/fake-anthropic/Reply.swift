@@ -1,20 +1,8 @@
+import ModelAPIDouble
 import RalphAPI
 
 /// One server-sent event of a streamed reply.
-struct Event: Sendable {
-    /// The `event:` name, which is also the payload's `type`.
-    var name: String
-    /// The `data:` payload.
-    var data: JSONValue
-
-    /// `event: <name>\ndata: <json>\n\n`.
-    var bytes: [UInt8] {
-        var out = Array("event: \(name)\ndata: ".utf8)
-        JSONWriter.write(data, into: &out)
-        out.append(contentsOf: [0x0A, 0x0A])
-        return out
-    }
-}
+typealias Event = ServerSentEvent
 
 /// A step turned into an answer to one request: ids drawn, ready to be sent whole (``message``) or streamed
 /// (``events``).
@@ -35,19 +23,36 @@ struct Reply: Sendable {
         id = Identifier.make("msg_")
         self.model = model
         self.step = step
-        content = step.blocks.map { block in
-            switch block {
-            case .text(let text): .text(text)
-            case .thinking(let text): .thinking(text, signature: Identifier.signature())
-            case .toolUse(let name, let input): .toolUse(id: Identifier.make("toolu_"), name: name, input: input)
-            }
+        content = step.blocks.map(Self.content)
+    }
+
+    /// The content block a script block becomes: text, thinking, or a call of a Claude Code tool.
+    static func content(_ block: Block) -> Content {
+        func call(_ name: String, _ input: JSONValue) -> Content { .toolUse(id: Identifier.make("toolu_"), name: name, input: input) }
+        switch block {
+        case .text(let text): return .text(text)
+        case .thinking(let text): return .thinking(text, signature: Identifier.signature())
+        case .tool(let name, let input): return call(name, input)
+        case .bash(let command): return call("Bash", ["command": .string(command), "description": .string("Run \(command)")])
+        case .write(let path, let content): return call("Write", ["file_path": .string(path), "content": .string(content)])
+        case .edit(let path, let old, let new):
+            return call("Edit", ["file_path": .string(path), "old_string": .string(old), "new_string": .string(new)])
+        case .agent(let description, let prompt):
+            return call("Agent", ["description": .string(description), "prompt": .string(prompt), "subagent_type": "general-purpose"])
         }
     }
 
-    /// The usage object: `message_start` reports one output token so far, the whole message the scripted count.
+    /// The stop_reason the response carries: `stop <reason>`, else `tool_use` when a tool is called, else `end_turn`.
+    var stopReason: String {
+        step.stopReason ?? (step.callsTool ? "tool_use" : "end_turn")
+    }
+
+    /// The usage object: `message_start` reports one output token so far, the whole message the scripted count (a
+    /// `usage` line's cached count is `cache_read_input_tokens`; its reasoning count has no place here).
     func usage(outputTokens: Int) -> JSONValue {
         [
-            "input_tokens": .int(step.inputTokens), "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
+            "input_tokens": .int(step.inputTokens), "cache_creation_input_tokens": 0,
+            "cache_read_input_tokens": .int(step.cachedTokens),
             "output_tokens": .int(outputTokens),
         ]
     }
@@ -63,7 +68,7 @@ struct Reply: Sendable {
         }
         return [
             "id": .string(id), "type": "message", "role": "assistant", "model": .string(model), "content": .array(blocks),
-            "stop_reason": .string(step.effectiveStopReason), "stop_sequence": nil, "usage": usage(outputTokens: step.outputTokens),
+            "stop_reason": .string(stopReason), "stop_sequence": nil, "usage": usage(outputTokens: step.outputTokens),
         ]
     }
 
@@ -87,14 +92,14 @@ struct Reply: Sendable {
             switch block {
             case .text(let text):
                 start = ["type": "text", "text": ""]
-                deltas = Self.words(text).map { ["type": "text_delta", "text": .string($0)] }
+                deltas = text.words().map { ["type": "text_delta", "text": .string($0)] }
             case .thinking(let text, let signature):
                 start = ["type": "thinking", "thinking": "", "signature": ""]
-                deltas = Self.words(text).map { ["type": "thinking_delta", "thinking": .string($0)] }
+                deltas = text.words().map { ["type": "thinking_delta", "thinking": .string($0)] }
                 deltas.append(["type": "signature_delta", "signature": .string(signature)])
             case .toolUse(let id, let name, let input):
                 start = ["type": "tool_use", "id": .string(id), "name": .string(name), "input": [:]]
-                deltas = Self.pieces(JSONWriter.string(input)).map { ["type": "input_json_delta", "partial_json": .string($0)] }
+                deltas = JSONWriter.string(input).pieces().map { ["type": "input_json_delta", "partial_json": .string($0)] }
             }
             events.append(Event(name: "content_block_start", data: ["type": "content_block_start", "index": .int(index), "content_block": start]))
             for delta in deltas {
@@ -107,7 +112,7 @@ struct Reply: Sendable {
                 name: "message_delta",
                 data: [
                     "type": "message_delta",
-                    "delta": ["stop_reason": .string(step.effectiveStopReason), "stop_sequence": nil],
+                    "delta": ["stop_reason": .string(stopReason), "stop_sequence": nil],
                     "usage": ["output_tokens": .int(step.outputTokens)],
                 ]))
         events.append(Event(name: "message_stop", data: ["type": "message_stop"]))
@@ -125,31 +130,5 @@ struct Reply: Sendable {
             Event(name: "content_block_start", data: ["type": "content_block_start", "index": 0, "content_block": ["type": "text", "text": ""]]),
             Event(name: "content_block_delta", data: ["type": "content_block_delta", "index": 0, "delta": ["type": "text_delta", "text": "…"]]),
         ]
-    }
-
-    /// Word-sized pieces of `text`, each a word with the whitespace after it; joined they are `text` again.
-    static func words(_ text: String) -> [String] {
-        var pieces: [String] = []
-        var current = ""
-        var inSpace = false
-        for c in text {
-            if c.isWhitespace {
-                inSpace = true
-            } else if inSpace {
-                pieces.append(current)
-                current = ""
-                inSpace = false
-            }
-            current.append(c)
-        }
-        if !current.isEmpty || pieces.isEmpty { pieces.append(current) }
-        return pieces
-    }
-
-    /// `json` in pieces of at most 16 characters, and at least two pieces (as the real API streams tool input).
-    static func pieces(_ json: String) -> [String] {
-        let characters = Array(json)
-        let size = max(1, min(16, characters.count / 2))
-        return stride(from: 0, to: characters.count, by: size).map { String(characters[$0..<min($0 + size, characters.count)]) }
     }
 }

@@ -83,10 +83,13 @@ struct Server: Sendable {
             return (failed(APIError(failure.error)).0, step.waitMilliseconds)
         }
         let reply = Reply(step: step, model: model)
+        let headers: HTTPFields = [.requestID: requestID]
         let response =
             stream
-            ? Answer.events(reply, request: request, requestID: requestID)
-            : Answer.message(reply, request: request, requestID: requestID)
+            ? Answer.events(
+                step.ending == .complete ? reply.events : reply.openingEvents, delayMilliseconds: step.delayMilliseconds,
+                ending: step.ending, request: request, headers: headers)
+            : Answer.whole(reply.message, ending: step.ending, request: request, headers: headers)
         return (response, step.waitMilliseconds)
     }
 }

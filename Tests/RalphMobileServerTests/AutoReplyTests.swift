@@ -215,12 +215,16 @@ struct AutoReplyTests {
 
     @Test("a loop whose agent cannot start stops with an error instead of waiting forever")
     func agentCannotStart() async throws {
-        let f = try await ChatFixture.start(cli: .fake) { $0.claudeCommand = "/nonexistent/claude" }
+        // A conversation made while the CLI was there, whose CLI is gone after a restart.
+        let f = try await ChatFixture.start(cli: .fake)
         defer { Task { await f.stop() } }
         let c = try await f.create()
-        #expect(try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/start").status == 200)
+        await f.server.stop()
+        let server = try await f.restarted { $0.claudeCommand = "/nonexistent/claude" }
+        defer { Task { await server.stop() } }
+        #expect(try await f.request(.POST, "/api/conversations/\(c.id)/auto-reply/start", base: server.base).status == 200)
         try await eventually(10, "the loop to stop") {
-            let p = try await status(f, c.id).progress
+            let p = try await status(f, c.id, base: server.base).progress
             return p.state == .stopped && p.stopReason == .error
         }
     }

@@ -10,10 +10,24 @@ import RalphAPI
 ///   model API, which answers each message as a script (``model(_:)``);
 /// - `.fake`: `fake-claude`, the double of the CLI, kept for faults the real CLI cannot be made to show (a crash,
 ///   garbage on stdout), which logs its argv and every stdin line.
+///
+/// With `backend: .codex` (and `.real`), its conversations run the real Codex CLI (``RealCodex``) against
+/// `fake-openai`, which answers the same scripts; commands run without Codex's sandbox (no bubblewrap in CI), every one
+/// still asked for (`untrusted`).
 final class ChatFixture: Sendable {
     enum CLI: Sendable { case real, fake }
 
+    /// The agent a conversation of this fixture runs.
+    enum Backend: String, Sendable, CaseIterable, CustomStringConvertible {
+        case claude, codex
+        var description: String { rawValue }
+        /// What the agent calls a shell command and a file write.
+        var shellTool: String { self == .claude ? "Bash" : "shell" }
+        var writeTool: String { self == .claude ? "Write" : "apply_patch" }
+    }
+
     let cli: CLI
+    let backend: Backend
     let tmp: TemporaryDirectory
     let root: String
     let data: String
@@ -23,6 +37,8 @@ final class ChatFixture: Sendable {
     let claudeHome: String
     /// The model API double the real CLI talks to.
     let anthropic: FakeAnthropic?
+    /// The Responses API double the real Codex CLI talks to (`backend: .codex`).
+    let openAI: FakeOpenAI?
     let server: LiveServer
     let headers: [(String, String)]
 
@@ -30,33 +46,45 @@ final class ChatFixture: Sendable {
     var cwd: String { root + "/app" }
 
     static func start(
-        cli: CLI = .real, apiKey: String? = nil, _ configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }
+        cli: CLI = .real, backend: Backend = .claude, apiKey: String? = nil,
+        _ configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> ChatFixture {
-        try await ChatFixture(cli: cli, apiKey: apiKey, configure)
+        try await ChatFixture(cli: cli, backend: backend, apiKey: apiKey, configure)
     }
 
-    private init(cli: CLI, apiKey: String?, _ configure: @escaping @Sendable (inout ServerConfiguration) -> Void) async throws {
+    private init(cli: CLI, backend: Backend, apiKey: String?, _ configure: @escaping @Sendable (inout ServerConfiguration) -> Void) async throws {
         self.cli = cli
+        self.backend = backend
         tmp = TemporaryDirectory("rm-chat")
         root = tmp.subdirectory("root")
         _ = tmp.subdirectory("root/app")
         data = tmp.subdirectory("data")
         log = tmp.path + "/claude.log"
         claudeHome = tmp.subdirectory("claude-home")
-        anthropic = cli == .real ? try await FakeAnthropic.start(log: tmp.path + "/anthropic.log") : nil
-        server = try await ChatFixture.server(cli: cli, root: root, data: data, log: log, claudeHome: claudeHome, anthropic: anthropic, apiKey: apiKey, configure)
+        anthropic = cli == .real && backend == .claude ? try await FakeAnthropic.start(log: tmp.path + "/anthropic.log") : nil
+        openAI = cli == .real && backend == .codex ? try await FakeOpenAI.start(log: tmp.path + "/openai.log") : nil
         headers = apiKey.map { [("X-Api-Key", $0)] } ?? []
+        server = try await Self.server(
+            cli: cli, root: root, data: data, log: log, claudeHome: claudeHome, anthropic: anthropic, openAI: openAI, apiKey: apiKey, configure
+        )
     }
 
     static func server(
-        cli: CLI, root: String, data: String, log: String, claudeHome: String, anthropic: FakeAnthropic?, apiKey: String?,
+        cli: CLI, root: String, data: String, log: String, claudeHome: String, anthropic: FakeAnthropic?, openAI: FakeOpenAI?, apiKey: String?,
         _ configure: @escaping @Sendable (inout ServerConfiguration) -> Void
     ) async throws -> LiveServer {
         let command = cli == .real ? try RealClaude.require() : Products.fakeClaude
+        let codex = openAI == nil ? nil : try RealCodex.require()
         return try await LiveServer.start(workspaces: [root], dataDirectory: data) { configuration in
             configuration.claudeCommand = command
             if let anthropic {
                 configuration.chatEnvironment = RealClaude.environment(home: claudeHome, apiBase: anthropic.base)
+            } else if let openAI, let codex {
+                // One home for the agents' environment: Codex keeps its state under it in `.codex`.
+                configuration.chatEnvironment = RealCodex.environment(home: claudeHome + "/.codex", apiBase: openAI.base)
+                configuration.chatEnvironment["HOME"] = claudeHome
+                configuration.codexCommand = codex
+                configuration.codexSandbox = "danger-full-access"
             } else {
                 configuration.chatEnvironment = ["FAKE_CLAUDE_LOG": log, "CLAUDE_CONFIG_DIR": claudeHome, "FAKE_CLAUDE_DELAY_MS": "1"]
             }
@@ -68,13 +96,15 @@ final class ChatFixture: Sendable {
     /// A server started again on the same data directory (a restart), sharing this fixture's files and model API.
     func restarted(_ configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }) async throws -> LiveServer {
         try await Self.server(
-            cli: cli, root: root, data: data, log: log, claudeHome: claudeHome, anthropic: anthropic, apiKey: headers.first?.1, configure
+            cli: cli, root: root, data: data, log: log, claudeHome: claudeHome, anthropic: anthropic, openAI: openAI, apiKey: headers.first?.1,
+            configure
         )
     }
 
     func stop() async {
         await server.stop()
         await anthropic?.stop()
+        await openAI?.stop()
     }
 
     // MARK: - Requests
@@ -87,8 +117,9 @@ final class ChatFixture: Sendable {
         String(decoding: try! WireJSON.encode(value), as: UTF8.self)
     }
 
-    func create(cwd: String = "app", title: String? = nil) async throws -> Conversation {
-        let response = try await request(.POST, "/api/conversations", json(CreateConversationRequest(title: title, cwd: cwd)))
+    func create(cwd: String = "app", title: String? = nil, base: String? = nil) async throws -> Conversation {
+        let body = CreateConversationRequest(title: title, cwd: cwd, backend: backend == .codex ? "codex" : nil)
+        let response = try await request(.POST, "/api/conversations", json(body), base: base)
         guard response.status == 201 else { throw TestFailure("create: \(response.status) \(response.text)") }
         return try response.json(Conversation.self)
     }
@@ -150,8 +181,8 @@ final class ChatFixture: Sendable {
 
     /// The pids of this fixture's real CLI processes running now: found in /proc by their executable and a working
     /// directory in this fixture's workspace.
-    func agentPIDs() -> [Int32] {
-        guard let path = RealClaude.path else { return [] }
+    func agentPIDs(_ backend: Backend = .claude) -> [Int32] {
+        guard let path = backend == .claude ? RealClaude.path : RealCodex.path else { return [] }
         let target = (path as NSString).resolvingSymlinksInPath
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap(Int32.init).filter { pid in
@@ -167,7 +198,7 @@ final class ChatFixture: Sendable {
     }
 
     /// The requests the model API double answered, in order.
-    func modelRequests() -> [JSONObject] { anthropic?.requests() ?? [] }
+    func modelRequests() -> [JSONObject] { anthropic?.requests() ?? openAI?.requests() ?? [] }
 
     /// The real CLI's transcript of `session` (it keeps one file per session under its config directory).
     func sessionFile(_ session: String) -> String? {

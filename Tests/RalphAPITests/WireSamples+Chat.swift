@@ -45,6 +45,13 @@ extension WireSamples {
             lastActivityAt: ts
         ), "defaults"),
         .codable(usage),
+        .codable(
+            FileDiff(
+                path: "src/a.swift", movePath: "src/b.swift", kind: .move, diff: "--- a/src/a.swift\n+++ b/src/b.swift\n@@ -1,1 +1,1 @@\n-a\n+b\n",
+                added: 1, removed: 1, truncated: true, omittedLines: 3, note: "n"
+            )),
+        .codable(FileDiff(path: "x.bin", kind: .update, diff: "Binary file x.bin changed\n", binary: true), "binary"),
+        .codable(FileDiff(path: "/etc/passwd", kind: .update, error: "'/etc/passwd' is outside the workspace roots"), "error"),
         .codable(Page(items: [conversation], hasMore: true, nextCursor: "cursor-2", lastEventId: 9)),
         .codable(Page(items: [message], hasMore: false, nextCursor: nil), "messages, last page"),
         .codable(toolCall),

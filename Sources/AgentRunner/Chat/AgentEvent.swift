@@ -77,11 +77,14 @@ public struct AgentToolResult: Sendable, Hashable {
     /// The result as text: a string content as is, the `text` of block content joined with newlines.
     public var output: String
     public var isError: Bool
+    /// For a file edit, what it changed on disk (added by the server, which read the files before and after).
+    public var diffs: [FileDiff]?
 
-    public init(toolUseID: String, output: String, isError: Bool) {
+    public init(toolUseID: String, output: String, isError: Bool, diffs: [FileDiff]? = nil) {
         self.toolUseID = toolUseID
         self.output = output
         self.isError = isError
+        self.diffs = diffs
     }
 }
 
@@ -96,10 +99,12 @@ public struct AgentPermissionRequest: Sendable, Hashable {
     public var blockedPath: String?
     public var description: String?
     public var displayName: String?
+    /// For a file edit, what it would change (added by the server, which read the files as they are).
+    public var diffs: [FileDiff]?
 
     public init(
         requestID: String, toolName: String, input: JSONValue, toolUseID: String?, suggestions: JSONValue = .array([]), decisionReason: String? = nil,
-        blockedPath: String? = nil, description: String? = nil, displayName: String? = nil
+        blockedPath: String? = nil, description: String? = nil, displayName: String? = nil, diffs: [FileDiff]? = nil
     ) {
         self.requestID = requestID
         self.toolName = toolName
@@ -110,6 +115,7 @@ public struct AgentPermissionRequest: Sendable, Hashable {
         self.blockedPath = blockedPath
         self.description = description
         self.displayName = displayName
+        self.diffs = diffs
     }
 }
 

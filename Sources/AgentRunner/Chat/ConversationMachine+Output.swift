@@ -215,6 +215,7 @@ extension ConversationMachine {
             else { continue }
             message.toolCalls[index].output = result.output
             message.toolCalls[index].isError = result.isError
+            message.toolCalls[index].diffs = result.diffs
             turn.messages[messageID] = message
             let call = message.toolCalls[index]
             actions.append(.save(.message(message)))
@@ -223,7 +224,7 @@ extension ConversationMachine {
                     .toolEnd(
                         ToolEvent(
                             turnId: turn.turn.id, toolUseId: call.toolUseId, name: call.name, input: call.input, output: result.output,
-                            isError: result.isError, messageId: messageID
+                            isError: result.isError, messageId: messageID, diffs: result.diffs
                         )
                     )
                 )

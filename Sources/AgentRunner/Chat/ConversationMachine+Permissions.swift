@@ -60,7 +60,7 @@ extension ConversationMachine {
             input: request.input, suggestions: request.suggestions,
             sessionRule: PermissionRule.narrowest(toolName: request.toolName, input: request.input, cwd: conversation.cwd),
             description: request.description, displayName: request.displayName, blockedPath: request.blockedPath, reason: request.decisionReason,
-            createdAt: Timestamp.format(now)
+            diffs: request.diffs, createdAt: Timestamp.format(now)
         )
         if turn.interruptRequested != nil {
             // Being interrupted: nothing more may run.

@@ -2,6 +2,7 @@ import AgentRunner
 import Foundation
 import Logging
 import RalphAPI
+import RalphFiles
 
 /// An agent CLI conversations can use: its command, its flags, and the adapter that speaks its protocol.
 public struct ChatBackend: Sendable, Hashable {
@@ -89,6 +90,8 @@ struct ChatContext: Sendable {
     /// The adapters by backend name; a conversation uses its own backend's.
     let adapters: [String: any AgentAdapter]
     let environment: [String: String]
+    /// The workspace roots: what the diffs of file edits may read.
+    let roots: WorkspaceRoots
     let terminateGrace: Duration
     let logger: Logger
     let encoder: ChatEventEncoder

@@ -58,7 +58,7 @@ public final class ChatService: Sendable {
         self.logger = logger
         self.context = ChatContext(
             store: store, chatHub: chatHub, eventHub: eventHub, adapters: Dictionary(configuration.backends.map { ($0.name, $0.adapter) }, uniquingKeysWith: { first, _ in first }),
-            environment: environment,
+            environment: environment, roots: roots,
             terminateGrace: configuration.terminateGrace, logger: logger, encoder: ChatEventEncoder(),
             notificationsRecorded: notificationsRecorded
         )
@@ -197,7 +197,22 @@ public final class ChatService: Sendable {
     // MARK: - Approvals
 
     func approvals(state: ApprovalState?, conversationID: String?) async throws(APIError) -> [Approval] {
-        try await storeCall { try await self.store.approvals(state: state, conversationID: conversationID) }
+        let found = try await storeCall { try await self.store.approvals(state: state, conversationID: conversationID) }
+        return await withCurrentDiffs(found)
+    }
+
+    /// The approvals with the diffs of the pending file edits computed again against the files as they are now: what a
+    /// person sees when deciding is what the edit would do to the file as it is, even if it changed since the agent asked.
+    func withCurrentDiffs(_ approvals: [Approval]) async -> [Approval] {
+        var directories: [String: String?] = [:]
+        var result = approvals
+        for index in result.indices where result[index].state == .pending && result[index].diffs != nil {
+            let id = result[index].conversationId
+            if directories[id] == nil { directories[id] = .some(try? await store.conversation(id: id)?.cwd) }
+            guard let cwd = directories[id] ?? nil else { continue }
+            result[index].diffs = await EditDiffs(roots: roots, cwd: cwd).current(result[index])
+        }
+        return result
     }
 
     func decide(_ approvalID: String, _ request: ApprovalDecisionRequest, by: String) async throws(APIError) -> Approval {
@@ -206,6 +221,13 @@ public final class ChatService: Sendable {
         guard let approval = try await storedApproval(approvalID) else { throw .notFound("approval '\(approvalID.prefix(80))' does not exist") }
         guard approval.state == .pending else { throw Self.notPending(approval) }
         let worker = try await worker(approval.conversationId)
+        if let edited = request.updatedInput, edited != approval.input, case .codex? = configuration.backend(worker.backend)?.kind {
+            throw .invalidBody("codex cannot run a call with a changed input: allow it as asked, or deny it with a message")
+        }
+        if request.decision != .deny, let toolUseID = approval.toolUseId {
+            // The call runs as soon as it is allowed: what it changes is measured from the files as they are now.
+            await worker.editAllowed(toolUseID: toolUseID, tool: approval.toolName, input: request.updatedInput ?? approval.input)
+        }
         do {
             return try await perform(worker) { core, now in
                 try core.step(now: now) { machine throws(ConversationMachine.Refusal) in

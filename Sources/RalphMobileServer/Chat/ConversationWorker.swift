@@ -40,7 +40,9 @@ final class ConversationWorker: Sendable {
     private let context: ChatContext
     private let options: AgentSpawnOptions
     /// The conversation's backend (its adapter starts the agent process).
-    private let backend: String
+    let backend: String
+    /// The diffs its agent's file edits carry.
+    private let diffs: EditDiffs
 
     init(core: ConversationCore, context: ChatContext) {
         self.id = core.chat.conversation.id
@@ -48,6 +50,7 @@ final class ConversationWorker: Sendable {
         let conversation = core.chat.conversation
         self.options = AgentSpawnOptions(cwd: conversation.cwd, model: conversation.model, permissionMode: conversation.permissionMode)
         self.backend = conversation.backend
+        self.diffs = EditDiffs(roots: context.roots, cwd: conversation.cwd)
         let (stream, continuation) = AsyncStream<Job>.makeStream()
         self.mailbox = continuation
         let task = Task {
@@ -97,6 +100,27 @@ final class ConversationWorker: Sendable {
             guard stopped == nil else { return }
             do {
                 let actions = body(&core, Date())
+                try await execute(actions, conversation: core.chat.conversation)
+            } catch {
+                // `execute` stopped the conversation: logged, announced on its streams, refused from now on.
+            }
+        }
+    }
+
+    /// A person allowed the call `toolUseID`: if it edits files, the diff it shows once it ran starts from the files as
+    /// they are now.
+    func editAllowed(toolUseID: String, tool: String, input: JSONValue) async {
+        await diffs.snapshot(toolUseID: toolUseID, tool: tool, input: input)
+    }
+
+    /// Queues a line of the agent's output. File edits get their diffs first (files are read on the thread pool), in
+    /// the mailbox's order, so the output stays in the order the agent wrote it.
+    private func enqueue(agentOutput event: AgentEvent) {
+        mailbox.yield { [self] core in
+            guard stopped == nil else { return }
+            let event = await diffs.enrich(event)
+            do {
+                let actions = core.agentOutput(event, now: Date())
                 try await execute(actions, conversation: core.chat.conversation)
             } catch {
                 // `execute` stopped the conversation: logged, announced on its streams, refused from now on.
@@ -265,7 +289,7 @@ final class ConversationWorker: Sendable {
                     logger.debug("conversation \(conversationID): skipped a line that is not JSON: \(text.prefix(200))")
                     return
                 }
-                enqueue { core, now in core.agentOutput(event, now: now) }
+                enqueue(agentOutput: event)
             }
             let exit = await session.waitForExit()
             let stderr = session.stderrTail

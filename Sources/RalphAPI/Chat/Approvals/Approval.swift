@@ -20,6 +20,9 @@ public struct Approval: Codable, Hashable, Sendable {
     public var blockedPath: String?
     /// The CLI's `decision_reason`, when it gives one.
     public var reason: String?
+    /// For a file edit (Claude's Write / Edit / MultiEdit, Codex's patch): what it will change, one unified diff per
+    /// file against the file as it is on disk — recomputed whenever a pending approval is read.
+    public var diffs: [FileDiff]?
     public var state: ApprovalState
     public var decision: ApprovalDecision?
     public var message: String?
@@ -32,8 +35,8 @@ public struct Approval: Codable, Hashable, Sendable {
     public init(
         id: String, conversationId: String, turnId: String, toolUseId: String?, toolName: String, input: JSONValue, suggestions: JSONValue = .array([]),
         sessionRule: PermissionRule? = nil, description: String? = nil, displayName: String? = nil, blockedPath: String? = nil, reason: String? = nil,
-        state: ApprovalState = .pending, decision: ApprovalDecision? = nil, message: String? = nil, decidedBy: String? = nil, createdAt: String,
-        decidedAt: String? = nil
+        diffs: [FileDiff]? = nil, state: ApprovalState = .pending, decision: ApprovalDecision? = nil, message: String? = nil, decidedBy: String? = nil,
+        createdAt: String, decidedAt: String? = nil
     ) {
         self.id = id
         self.conversationId = conversationId
@@ -47,6 +50,7 @@ public struct Approval: Codable, Hashable, Sendable {
         self.displayName = displayName
         self.blockedPath = blockedPath
         self.reason = reason
+        self.diffs = diffs
         self.state = state
         self.decision = decision
         self.message = message
@@ -56,7 +60,7 @@ public struct Approval: Codable, Hashable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, input, suggestions, reason, state, decision, message, description
+        case id, input, suggestions, reason, state, decision, message, description, diffs
         case sessionRule = "session_rule"
         case displayName = "display_name"
         case blockedPath = "blocked_path"

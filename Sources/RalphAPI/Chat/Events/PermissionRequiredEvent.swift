@@ -13,10 +13,13 @@ public struct PermissionRequiredEvent: Codable, Hashable, Sendable {
     public var displayName: String?
     public var blockedPath: String?
     public var reason: String?
+    /// What a file edit will change (see ``Approval/diffs``).
+    public var diffs: [FileDiff]?
 
     public init(
         approvalId: String, turnId: String, toolUseId: String?, toolName: String, input: JSONValue, suggestions: JSONValue, expiresAt: String? = nil,
-        sessionRule: PermissionRule? = nil, description: String? = nil, displayName: String? = nil, blockedPath: String? = nil, reason: String? = nil
+        sessionRule: PermissionRule? = nil, description: String? = nil, displayName: String? = nil, blockedPath: String? = nil, reason: String? = nil,
+        diffs: [FileDiff]? = nil
     ) {
         self.approvalId = approvalId
         self.turnId = turnId
@@ -30,6 +33,7 @@ public struct PermissionRequiredEvent: Codable, Hashable, Sendable {
         self.displayName = displayName
         self.blockedPath = blockedPath
         self.reason = reason
+        self.diffs = diffs
     }
 
     /// The event announcing `approval`.
@@ -37,12 +41,12 @@ public struct PermissionRequiredEvent: Codable, Hashable, Sendable {
         self.init(
             approvalId: approval.id, turnId: approval.turnId, toolUseId: approval.toolUseId, toolName: approval.toolName, input: approval.input,
             suggestions: approval.suggestions, sessionRule: approval.sessionRule, description: approval.description, displayName: approval.displayName,
-            blockedPath: approval.blockedPath, reason: approval.reason
+            blockedPath: approval.blockedPath, reason: approval.reason, diffs: approval.diffs
         )
     }
 
     enum CodingKeys: String, CodingKey {
-        case input, suggestions, description, reason
+        case input, suggestions, description, reason, diffs
         case sessionRule = "session_rule"
         case displayName = "display_name"
         case blockedPath = "blocked_path"

@@ -8,8 +8,13 @@ public struct ToolEvent: Codable, Hashable, Sendable {
     public var isError: Bool?
     /// The message the call is stored with.
     public var messageId: String?
+    /// On `tool_end` of a file edit: what it changed (``ToolCall/diffs``).
+    public var diffs: [FileDiff]?
 
-    public init(turnId: String, toolUseId: String, name: String, input: JSONValue, output: String? = nil, isError: Bool? = nil, messageId: String? = nil) {
+    public init(
+        turnId: String, toolUseId: String, name: String, input: JSONValue, output: String? = nil, isError: Bool? = nil, messageId: String? = nil,
+        diffs: [FileDiff]? = nil
+    ) {
         self.turnId = turnId
         self.toolUseId = toolUseId
         self.name = name
@@ -17,10 +22,11 @@ public struct ToolEvent: Codable, Hashable, Sendable {
         self.output = output
         self.isError = isError
         self.messageId = messageId
+        self.diffs = diffs
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, input, output
+        case name, input, output, diffs
         case turnId = "turn_id"
         case toolUseId = "tool_use_id"
         case isError = "is_error"

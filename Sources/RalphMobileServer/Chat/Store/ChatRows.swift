@@ -83,20 +83,21 @@ enum ChatRows {
             sql: """
                 INSERT INTO approvals (
                     id, conversation_id, turn_id, tool_use_id, tool_name, input, suggestions, reason, state, decision,
-                    message, decided_by, created_at, decided_at, session_rule, description, display_name, blocked_path)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    message, decided_by, created_at, decided_at, session_rule, description, display_name, blocked_path, diffs)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET
                     conversation_id = excluded.conversation_id, turn_id = excluded.turn_id,
                     tool_use_id = excluded.tool_use_id, tool_name = excluded.tool_name, input = excluded.input,
                     suggestions = excluded.suggestions, reason = excluded.reason, state = excluded.state,
                     decision = excluded.decision, message = excluded.message, decided_by = excluded.decided_by,
                     created_at = excluded.created_at, decided_at = excluded.decided_at, session_rule = excluded.session_rule,
-                    description = excluded.description, display_name = excluded.display_name, blocked_path = excluded.blocked_path
+                    description = excluded.description, display_name = excluded.display_name, blocked_path = excluded.blocked_path,
+                    diffs = excluded.diffs
                 """,
             arguments: [
                 a.id, a.conversationId, a.turnId, a.toolUseId, a.toolName, JSONWriter.string(a.input), JSONWriter.string(a.suggestions),
                 a.reason, a.state.rawValue, a.decision?.rawValue, a.message, a.decidedBy, a.createdAt, a.decidedAt,
-                try a.sessionRule.map(jsonText), a.description, a.displayName, a.blockedPath,
+                try a.sessionRule.map(jsonText), a.description, a.displayName, a.blockedPath, try a.diffs.map(jsonText),
             ]
         )
     }
@@ -158,7 +159,8 @@ enum ChatRows {
             input: try json(row, "input", table: table, id: id), suggestions: try json(row, "suggestions", table: table, id: id),
             sessionRule: try codable(row, "session_rule", table: table, id: id), description: try row.decode(forColumn: "description"),
             displayName: try row.decode(forColumn: "display_name"), blockedPath: try row.decode(forColumn: "blocked_path"),
-            reason: try row.decode(forColumn: "reason"), state: try enumValue(row, "state", table: table, id: id),
+            reason: try row.decode(forColumn: "reason"), diffs: try codable(row, "diffs", table: table, id: id),
+            state: try enumValue(row, "state", table: table, id: id),
             decision: try decision.map { raw in
                 guard let value = ApprovalDecision(rawValue: raw) else {
                     throw ChatStore.StoreError.corruptRow(table: table, id: id, reason: "unknown decision '\(raw)'")
@@ -237,6 +239,7 @@ enum ChatRows {
                     object["output"] = call.output.map(JSONValue.string)
                     object["is_error"] = call.isError.map(JSONValue.bool)
                     object["approval_id"] = call.approvalId.map(JSONValue.string)
+                    if let diffs = call.diffs, let encoded = try? JSONParser.parse(WireJSON.encode(diffs)) { object["diffs"] = encoded }
                     return .object(object)
                 }
             )
@@ -255,9 +258,10 @@ enum ChatRows {
                 guard let result = read(value) else { throw corrupt("\(key) has the wrong type") }
                 return result
             }
+            let diffs = try optional("diffs") { value in try? WireJSON.decode([FileDiff].self, from: Data(JSONWriter.bytes(value))) }
             return ToolCall(
                 toolUseId: toolUseId, name: name, input: input, output: try optional("output", \.stringValue),
-                isError: try optional("is_error", \.boolValue), approvalId: try optional("approval_id", \.stringValue)
+                isError: try optional("is_error", \.boolValue), approvalId: try optional("approval_id", \.stringValue), diffs: diffs
             )
         }
     }

@@ -42,6 +42,10 @@ enum ChatSchema {
         migrator.registerMigration("v5-live-activities") { db in
             try db.execute(sql: LiveActivityStore.schema)
         }
+        migrator.registerMigration("v6-approval-diffs") { db in
+            // What a file edit will change (JSON array of `FileDiff`), for approvals of file tools.
+            try db.execute(sql: "ALTER TABLE approvals ADD COLUMN diffs TEXT")
+        }
         return migrator
     }
 

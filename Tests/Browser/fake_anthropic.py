@@ -14,21 +14,26 @@ def model(*steps):
     return "#model\n" + "\n---\n".join("\n".join(step) for step in steps)
 
 
-class FakeAnthropic:
-    """`fake-anthropic`, the double of the Anthropic Messages API, on a free port; one JSON line per request in `log`."""
+class ModelDouble:
+    """A model API double of the package (`fake-anthropic`, `fake-openai`) on a free port; one JSON line per request in
+    `log` (named by `$<log_variable>`)."""
 
-    def __init__(self, directory):
-        self.log = os.path.join(directory, "anthropic.log")
-        self.output = open(os.path.join(directory, "anthropic.out"), "a+")
-        self.process = subprocess.Popen([product("fake-anthropic"), "--port", "0"], stdout=subprocess.PIPE, stderr=self.output,
-                                        env=dict(os.environ, FAKE_ANTHROPIC_LOG=self.log), start_new_session=True, text=True)
+    def __init__(self, directory, name, log_variable, stem):
+        self.log = os.path.join(directory, stem + ".log")
+        self.output = open(os.path.join(directory, stem + ".out"), "a+")
+        self.process = subprocess.Popen([product(name), "--port", "0"], stdout=subprocess.PIPE, stderr=self.output,
+                                        env=dict(os.environ, **{log_variable: self.log}), start_new_session=True, text=True)
         line = self.process.stdout.readline()
-        match = re.search(r"listening on (http://\S+)", line)
+        # fake-openai's framework may log its own line first.
+        while line and "listening on http" not in line:
+            self.output.write(line)
+            line = self.process.stdout.readline()
+        match = re.search(r"listening on (http://[^\s:]+:\d+)", line)
         if not match:
             self.stop()
-            raise RuntimeError(f"fake-anthropic did not start: {line!r}")
+            raise RuntimeError(f"{name} did not start: {line!r}")
         self.base = match.group(1)
-        # Whatever else it prints goes to anthropic.out, so a full pipe never blocks it.
+        # Whatever else it prints goes to <stem>.out, so a full pipe never blocks it.
         threading.Thread(target=self._drain, daemon=True).start()
 
     def _drain(self):
@@ -51,3 +56,10 @@ class FakeAnthropic:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+
+
+class FakeAnthropic(ModelDouble):
+    """`fake-anthropic`, the double of the Anthropic Messages API the real `claude` talks to."""
+
+    def __init__(self, directory):
+        super().__init__(directory, "fake-anthropic", "FAKE_ANTHROPIC_LOG", "anthropic")

@@ -9,16 +9,21 @@ import time
 import urllib.error
 import urllib.request
 
-from products import claude_path, product
+from products import claude_path, codex_path, product
 
 ADMIN_KEY = "rmk_e2e_admin_key_for_the_browser_tests"
 
 
 class Server:
-    """`ralph-mobile-server` as a process: started on a free port, stopped with SIGTERM, started again on that port."""
+    """`ralph-mobile-server` as a process: started on a free port, stopped with SIGTERM, started again on that port.
 
-    def __init__(self, workspace, anthropic, api_key=ADMIN_KEY, extra_args=()):
+    With `openai` (a FakeOpenAI), conversations can also run the real Codex CLI against it (its sandbox off: Codex's
+    sandboxes need bubblewrap); without it the server looks for `codex` on PATH, and health says it is not available
+    when it is not there."""
+
+    def __init__(self, workspace, anthropic, api_key=ADMIN_KEY, extra_args=(), openai=None):
         self.workspace = workspace
+        self.openai = openai
         self.extra_args = list(extra_args)
         self.anthropic = anthropic
         self.api_key = api_key
@@ -32,6 +37,11 @@ class Server:
                 "--claude-command", claude_path(), "--heartbeat-interval", "2"]
         if self.api_key:
             args += ["--api-key", self.api_key]
+        if self.openai:
+            args += ["--codex-command", codex_path(), "--codex-sandbox", "danger-full-access"]
+        if os.environ.get("RALPH_MOBILE_WEB_ROOT"):
+            # While editing the dashboard: its files as they are in that folder, without rebuilding the server.
+            args += ["--web-root", os.environ["RALPH_MOBILE_WEB_ROOT"]]
         args += self.extra_args
         # The server hands its environment to the claude it starts: an isolated home, the model API at fake-anthropic,
         # any key, nothing sent anywhere else.
@@ -40,8 +50,11 @@ class Server:
         env = dict(os.environ, HOME=home, CLAUDE_CONFIG_DIR=os.path.join(home, ".claude"), ANTHROPIC_BASE_URL=self.anthropic.base,
                    ANTHROPIC_API_KEY="sk-ant-test", DISABLE_TELEMETRY="1", DISABLE_AUTOUPDATER="1", DISABLE_ERROR_REPORTING="1",
                    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1")
-        for name in ["RALPH_MOBILE_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX"]:
+        for name in ["RALPH_MOBILE_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "CODEX_HOME",
+                     "OPENAI_API_KEY", "OPENAI_BASE_URL"]:
             env.pop(name, None)
+        if self.openai:
+            env.update(CODEX_HOME=self.openai.codex_home(self.workspace.dir), NO_COLOR="1")
         with open(self.log_path, "a") as log:
             self.process = subprocess.Popen(args, cwd=self.workspace.ws, stdout=log, stderr=log, env=env, start_new_session=True)
         deadline = time.time() + 30

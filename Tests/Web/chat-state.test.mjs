@@ -223,3 +223,32 @@ test('the events the transcript does not hold leave it as it is', () => {
   assert.equal(applyChatEvent(state, 'auto_reply', { state: 'running' }, AT), state);
   assert.equal(applyChatEvent(state, 'title_update', {}, AT), state);
 });
+
+test('a file edit: the approval carries what it will change, tool_end and the stored call what it changed', () => {
+  const proposed = [{ path: '/ws/notes.txt', kind: 'update', diff: '@@ -1 +1 @@\n-a\n+b\n', added: 1, removed: 1, binary: false, truncated: false }];
+  const applied = [{ ...proposed[0], diff: '--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n-a\n+b\n' }];
+  let state = initialChatState({ ...idle, status: 'running' }, emptyPage);
+  state = fold(state,
+    ['tool_start', { turn_id: 't1', message_id: 'a1', tool_use_id: 'e1', name: 'Edit', input: { file_path: 'notes.txt' } }],
+    ['permission_required', { approval_id: 'p1', turn_id: 't1', tool_use_id: 'e1', tool_name: 'Edit', input: {}, diffs: proposed }]);
+  assert.deepEqual(state.pendingApprovals[0].diffs, proposed);
+  assert.deepEqual(state.tools.e1.approval.diffs, proposed);
+  assert.equal(state.tools.e1.diffs, undefined, 'nothing changed yet');
+  state = fold(state,
+    ['permission_resolved', { approval_id: 'p1', decision: 'allow', by: 'me' }],
+    ['tool_end', { turn_id: 't1', tool_use_id: 'e1', name: 'Edit', output: 'updated', diffs: applied }]);
+  assert.deepEqual(state.tools.e1.diffs, applied);
+  assert.equal(toolState(state.tools.e1), 'done');
+  // A tool_end without diffs (an older server) keeps what the call had.
+  assert.deepEqual(fold(state, ['tool_end', { turn_id: 't1', tool_use_id: 'e1', output: 'updated' }]).tools.e1.diffs, applied);
+  const page = { ...emptyPage, items: [{ id: 'a1', role: 'assistant', text: '', turn_id: 't1',
+    tool_calls: [{ tool_use_id: 'e1', name: 'Edit', input: {}, output: 'updated', diffs: applied }] }] };
+  assert.deepEqual(initialChatState(idle, page).tools.e1.diffs, applied);
+});
+
+test('a Codex conversation is announced as Codex (one without a backend, from an older server, as Claude)', () => {
+  const codex = initialChatState({ ...idle, backend: 'codex' }, emptyPage);
+  assert.equal(announcementFor(codex, 'permission_required', { approval_id: 'p1', tool_name: 'apply_patch' }), 'Codex asks to use apply_patch.');
+  assert.equal(announcementFor(codex, 'complete', { turn_id: 't1' }), 'Codex finished.');
+  assert.equal(announcementFor(initialChatState(idle, emptyPage), 'complete', { turn_id: 't1', stop_reason: 'interrupted' }), 'Claude finished (interrupted).');
+});

@@ -36,7 +36,7 @@ export class ApprovalFlow {
       if (result.dismissed) this.dismissed.add(approval.id);
       if (result.decided || result.conflict || result.resolved) this.onClosed(approval.id);
       setTimeout(() => this.next(), 0);
-    });
+    }, { backend: this.getState().conversation.backend });
   }
 
   /// Opens the sheet for the next pending approval, unless one is open.

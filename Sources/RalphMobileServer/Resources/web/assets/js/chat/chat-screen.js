@@ -8,6 +8,7 @@ import { openStream, globalEvents } from '../stream.js';
 import { h, render, showError } from '../ui.js';
 import { normalizeApproval } from '../words/approval.js';
 import { conversationTitle } from '../words/conversation.js';
+import { agentName } from '../words/agents.js';
 import { PermissionsPanel } from '../components/permissions-panel.js';
 import { reduceChat, idsToReconcile, announcementFor, isRuleAllowance, isRunning } from '../state/chat.js';
 import { ChatHeaderView } from './header.js';
@@ -50,8 +51,9 @@ export class ChatScreen {
     });
     this.approvals = new ApprovalFlow({ app, operator: this.operator, getState: () => this.state, isRemoved: () => this.removed,
       onClosed: (approvalId) => this.dispatch({ type: 'approval_closed', id: approvalId }) });
-    this.transcript = new TranscriptView({ operator: this.operator, onReview: (approval) => this.approvals.show(approval, true) });
-    this.composer = this.operator ? new Composer({ id, base: this.base, isRemoved: () => this.removed,
+    this.transcript = new TranscriptView({ operator: this.operator, onReview: (approval) => this.approvals.show(approval, true),
+      backend: state.conversation.backend });
+    this.composer = this.operator ? new Composer({ id, base: this.base, isRemoved: () => this.removed, agent: agentName(state.conversation.backend),
       onSent: (result, text, mode) => this.dispatch({ type: 'sent', turn_id: result.turn_id, text, mode,
         queued_position: result.queued_position, at: new Date().toISOString() }) }) : null;
     this.autoReply = new AutoReplyPanel({ base: this.base, operator: this.operator });

@@ -12,10 +12,11 @@ const el = (tag, attributes, ...children) => h(tag, attributes, ...children);
 
 export class Composer {
   /**
-   * @param {{id: string, base: string, isRemoved: () => boolean,
+   * @param {{id: string, base: string, isRemoved: () => boolean, agent?: string,
    *   onSent: (result: {turn_id: string, queued_position: number}, text: string, mode: string) => void}} options
+   *   `agent`: who the messages go to, in words (Claude, Codex)
    */
-  constructor({ id, base, isRemoved, onSent }) {
+  constructor({ id, base, isRemoved, onSent, agent = 'Claude' }) {
     this.base = base;
     this.isRemoved = isRemoved;
     this.onSent = onSent;
@@ -24,8 +25,8 @@ export class Composer {
     /** @type {string | null} the turn the note is about */
     this.noteTurn = null;
     this.textarea = el('textarea', {
-      'data-test': 'composer', id: 'composer-' + id, rows: 2, 'aria-label': 'Message to Claude',
-      placeholder: 'Message Claude…', value: localStorage.getItem(this.draftKey) || '',
+      'data-test': 'composer', id: 'composer-' + id, rows: 2, 'aria-label': 'Message to ' + agent,
+      placeholder: 'Message ' + agent + '…', value: localStorage.getItem(this.draftKey) || '',
     });
     this.error = h('p', { class: 'field-error', role: 'alert', hidden: true });
     this.note = h('p', { class: 'composer-note muted small', role: 'status', 'aria-live': 'polite' });
@@ -35,12 +36,12 @@ export class Composer {
       title: 'Stop the running turn and send this message next', 'aria-label': 'Steer: stop the running turn and send this next',
     }, 'Steer');
     this.interrupt = el('button', { type: 'button', class: 'btn small ghost', 'data-test': 'interrupt', hidden: true, onclick: () => this.interruptTurn() }, 'Interrupt');
-    this.busyHint = h('p', { class: 'composer-busy muted small', hidden: true }, 'Claude is busy: Send queues your message; Steer stops the turn and sends it now.');
+    this.busyHint = h('p', { class: 'composer-busy muted small', hidden: true }, agent + ' is busy: Send queues your message; Steer stops the turn and sends it now.');
     // Enter sends where there is a keyboard; on touch screens (coarse pointer) it is a new line and the button sends.
     this.touch = window.matchMedia('(pointer: coarse)');
     const fine = !this.touch.matches;
     const hint = h('span', { class: 'composer-hint muted small' }, fine ? 'Enter sends · Shift+Enter new line' : '');
-    this.textarea.placeholder = fine ? 'Message Claude… (Enter sends)' : 'Message Claude…';
+    this.textarea.placeholder = 'Message ' + agent + '…' + (fine ? ' (Enter sends)' : '');
     this.element = h('form', { class: 'composer', 'aria-label': 'Send a message', novalidate: true },
       this.note, this.busyHint, this.textarea, this.error,
       h('div', { class: 'composer-actions' }, this.interrupt, this.steer, h('span', { class: 'grow' }), this.send),

@@ -1,11 +1,12 @@
 // @ts-check
-// The chat screen's header (title, rename and actions for operators, folder, model, mode, pin and archive, status,
-// queue, total cost, the stream's connection) and its status bar ("Claude is working…", waiting for an approval,
-// stalled, retrying), drawn from the chat state.
+// The chat screen's header (title, rename and actions for operators, the agent it runs, folder, model, mode, pin and
+// archive, status, queue, total cost, the stream's connection) and its status bar ("Claude is working…", waiting for
+// an approval, stalled, retrying), drawn from the chat state.
 
 import { h, render, badge } from '../ui.js';
 import { duration, money } from '../format.js';
 import { conversationTitle, retryText } from '../words/conversation.js';
+import { agentLabel, agentName } from '../words/agents.js';
 import { statusBadge, conversationMenu, renameSheet } from '../components/conversation-sheets.js';
 
 /** @typedef {import('../state/chat.js').ChatState} ChatState */
@@ -71,6 +72,8 @@ export class ChatHeaderView {
     this.titleText.textContent = conversationTitle(c);
     const mode = c.agent_permission_mode || c.permission_mode || 'default';
     render(this.metaLine,
+      h('span', { class: 'badge backend backend-' + (c.backend || 'claude'), 'data-test': 'chat-backend', 'data-backend': c.backend || 'claude',
+        title: 'The agent this conversation runs' }, agentLabel(c.backend)), ' ',
       h('span', { class: 'mono', title: c.cwd }, c.cwd),
       c.model ? [' · ', 'model ', c.model] : null,
       mode !== 'default' ? [' · ', mode] : null,
@@ -88,7 +91,7 @@ export class ChatHeaderView {
     this.label.textContent = status === 'awaiting_approval' ? 'Waiting for an approval…'
       : status === 'stalled' ? 'No output for ' + duration(state.silentSecs || 0) + ' — the turn may be stuck; you can interrupt it.'
         : status === 'retrying' ? retryText(state.retry)
-          : 'Claude is working…';
+          : agentName(state.conversation.backend) + ' is working…';
     this.bar.dataset.status = status;
   }
 

@@ -1,12 +1,14 @@
 // @ts-check
 // One tool call in the transcript: name, one-line summary, state badge, input, output (long ones cut with Show all),
-// how it was approved, and Review for a pending approval. Redrawn in place from its ToolCall record, so an open
-// <details> stays open.
+// how it was approved, Review for a pending approval, and for a file edit that ran, the diff of what it changed (in
+// view below the call, small files open). Redrawn in place from its ToolCall record, so an open <details> stays open.
 
 import { h, render, badge } from '../ui.js';
 import { number } from '../format.js';
 import { toolSummary, prettyJSON, decisionWords } from '../words/approval.js';
 import { toolState, hasOutput } from '../state/chat-tools.js';
+import { fileDiffs } from '../diff/file-diff.js';
+import { diffList } from '../components/diff-view.js';
 
 /** @typedef {import('../state/chat-tools.js').ToolCall} ToolCall */
 /** @typedef {import('../words/approval.js').Approval} Approval */
@@ -25,10 +27,17 @@ const TOOL_STATES = {
 };
 
 export class ToolView {
-  /** @param {ToolCall} call @param {{operator: boolean, onReview: (approval: Approval) => void}} options */
-  constructor(call, { operator, onReview }) {
+  /**
+   * @param {ToolCall} call
+   * @param {{operator: boolean, onReview: (approval: Approval) => void, agent?: string}} options `agent`: who asks, in words
+   */
+  constructor(call, { operator, onReview, agent = 'Claude' }) {
     this.operator = operator;
     this.onReview = onReview;
+    this.agent = agent;
+    this.diffBox = h('div', { class: 'tool-diffs', 'data-test': 'tool-diffs', hidden: true });
+    /** @type {unknown} */
+    this.drawnDiffs = undefined;
     this.summary = h('span', { class: 'tool-sum mono' });
     this.stateSlot = h('span', { class: 'tool-state' });
     this.input = h('pre', { class: 'json' });
@@ -38,7 +47,7 @@ export class ToolView {
     const details = h('details', { class: 'tool-details' },
       h('summary', {}, h('span', { class: 'tool-icon', 'aria-hidden': 'true' }, '\u2699'), this.name, this.summary, this.stateSlot),
       h('div', { class: 'tool-body' }, h('h4', {}, 'Input'), this.input, this.outputBox));
-    this.element = h('div', { class: 'tool', 'data-test': 'tool-call', 'data-tool-use-id': call.tool_use_id || '' }, details, this.approvalBar);
+    this.element = h('div', { class: 'tool', 'data-test': 'tool-call', 'data-tool-use-id': call.tool_use_id || '' }, details, this.diffBox, this.approvalBar);
     /** @type {ToolCall | null} */
     this.call = null;
     this.update(call);
@@ -56,15 +65,29 @@ export class ToolView {
     render(this.stateSlot, badge(word, kind));
     this.input.textContent = prettyJSON(call.input) || '(no input)';
     render(this.outputBox, decisionLine(call), ...outputNodes(call));
+    this.drawDiffs(call);
     this.approvalBar.hidden = s !== 'awaiting';
     if (s === 'awaiting' && call.approval) {
       const approval = call.approval;
       render(this.approvalBar,
-        h('span', {}, this.operator ? 'Claude waits for your approval.' : 'Waiting for an operator to approve this.'),
+        h('span', {}, this.operator ? this.agent + ' waits for your approval.' : 'Waiting for an operator to approve this.'),
         this.operator ? h('button', {
           type: 'button', class: 'btn small primary', 'data-test': 'review-approval', onclick: () => this.onReview(approval),
         }, 'Review') : null);
     }
+  }
+
+  /// What a file edit changed, once it ran (`tool_end`, or the stored call; never for a call that was denied): drawn
+  /// again only when the diffs change, so the files someone opened stay open.
+  /** @param {ToolCall} call */
+  drawDiffs(call) {
+    const ran = ['done', 'error'].includes(toolState(call));
+    const shown = ran ? call.diffs : undefined;
+    if (shown === this.drawnDiffs) return;
+    this.drawnDiffs = shown;
+    const diffs = fileDiffs(shown);
+    this.diffBox.hidden = !diffs.length;
+    render(this.diffBox, diffs.length ? diffList(diffs, { openLines: 40, label: 'What ' + (call.name || 'the tool') + ' changed' }) : null);
   }
 }
 

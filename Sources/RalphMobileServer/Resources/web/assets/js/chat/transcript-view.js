@@ -7,6 +7,7 @@ import { h, render } from '../ui.js';
 import { clockTime, dateTime, money, tokensText } from '../format.js';
 import { formatText } from './rich-text.js';
 import { ToolView } from './tool-view.js';
+import { agentName } from '../words/agents.js';
 
 /** @typedef {import('../state/chat.js').ChatState} ChatState */
 /** @typedef {import('../state/chat-items.js').ChatItem} ChatItem */
@@ -15,7 +16,8 @@ import { ToolView } from './tool-view.js';
 /** @typedef {import('../words/approval.js').Approval} Approval */
 
 const NOTE_PREVIEW = 400;
-const ROLE_LABELS = { user: 'You', assistant: 'Claude', system: 'System' };
+/** @param {'user' | 'assistant' | 'system'} role @param {string} agent who answers: Claude, Codex */
+const roleLabel = (role, agent) => (role === 'user' ? 'You' : role === 'assistant' ? agent : 'System');
 
 /** @param {MessageItem} m */
 function metaFor(m) {
@@ -29,8 +31,8 @@ function metaFor(m) {
 }
 
 /// A turn the agent started by itself (its text says what woke it), or another stored system message: a small note.
-/** @param {MessageItem} m */
-function systemNote(m) {
+/** @param {MessageItem} m @param {string} agent */
+function systemNote(m, agent) {
   const full = m.text || '';
   const shown = h('span', { class: 'system-note-text' }, full.length > NOTE_PREVIEW ? full.slice(0, NOTE_PREVIEW) + '…' : full);
   const note = h('div', { class: 'system-note', 'data-test': 'system-note', role: 'note' },
@@ -44,14 +46,14 @@ function systemNote(m) {
   return h('article', {
     class: 'msg msg-system', 'data-test': 'message', 'data-role': 'system', 'data-id': m.id || null, 'data-turn': m.turn_id || null,
     'aria-label': 'Note',
-  }, note, h('div', { class: 'msg-meta' }, metaFor(m), ' · ', 'Claude went on by itself'));
+  }, note, h('div', { class: 'msg-meta' }, metaFor(m), ' · ', agent + ' went on by itself'));
 }
 
-/** @param {MessageItem} m */
-function messageArticle(m) {
-  if (m.role === 'system') return systemNote(m);
+/** @param {MessageItem} m @param {string} agent */
+function messageArticle(m, agent) {
+  if (m.role === 'system') return systemNote(m, agent);
   return h('article', {
-    class: 'msg msg-' + m.role, 'data-test': 'message', 'data-role': m.role, 'data-turn': m.turn_id || null, 'aria-label': ROLE_LABELS[m.role],
+    class: 'msg msg-' + m.role, 'data-test': 'message', 'data-role': m.role, 'data-turn': m.turn_id || null, 'aria-label': roleLabel(m.role, agent),
   },
   h('div', { class: 'msg-bubble' }, h('div', { class: 'msg-text' })),
   h('div', { class: 'msg-tools' }),
@@ -95,11 +97,11 @@ function otherItem(item) {
   return h('div', { class: 'msg-aside' }, h('div', { class: 'turn-meta', 'data-test': 'turn-meta' }, /** @type {any} */ (item).text));
 }
 
-/** @param {QueuedMessage} q */
-function queuedArticle(q) {
+/** @param {QueuedMessage} q @param {string} agent */
+function queuedArticle(q, agent) {
   const m = /** @type {MessageItem} */ ({ key: '', kind: 'message', role: 'user', text: q.text, turn_id: q.turn_id, created_at: q.created_at,
     toolIds: [], streaming: false, partial: false, incomplete: false, turnMeta: null, id: undefined });
-  const article = messageArticle(m);
+  const article = messageArticle(m, agent);
   updateArticle(article, m, null);
   article.classList.add('pending');
   article.dataset.pending = 'true';
@@ -108,9 +110,10 @@ function queuedArticle(q) {
 }
 
 export class TranscriptView {
-  /** @param {{operator: boolean, onReview: (approval: Approval) => void}} options */
+  /** @param {{operator: boolean, onReview: (approval: Approval) => void, backend?: string}} options */
   constructor(options) {
-    this.options = options;
+    this.agent = agentName(options.backend);
+    this.options = { ...options, agent: this.agent };
     this.element = h('div', { class: 'transcript', 'data-test': 'messages', role: 'log', 'aria-label': 'Messages', 'aria-live': 'polite', 'aria-relevant': 'additions' });
     // Messages sent but not started yet (queued behind the running turn): they join the transcript when their turn starts.
     this.queueBox = h('div', { class: 'queue-box', role: 'group', 'aria-label': 'Queued messages' });
@@ -148,10 +151,10 @@ export class TranscriptView {
     if (entry && entry.item === item) return entry.element;
     let element = entry ? entry.element : null;
     if (item.kind === 'message' && item.role !== 'system') {
-      if (!element) element = messageArticle(item);
+      if (!element) element = messageArticle(item, this.agent);
       updateArticle(element, item, entry ? /** @type {MessageItem} */ (entry.item) : null);
     } else {
-      const fresh = item.kind === 'message' ? systemNote(item) : otherItem(item);
+      const fresh = item.kind === 'message' ? systemNote(item, this.agent) : otherItem(item);
       if (element) element.replaceWith(fresh);
       element = fresh;
     }
@@ -188,7 +191,7 @@ export class TranscriptView {
     }
     for (const q of queue) {
       if (this.queued.has(q.turn_id)) continue;
-      const element = queuedArticle(q);
+      const element = queuedArticle(q, this.agent);
       this.queued.set(q.turn_id, { q, element });
       this.queueBox.append(element);
     }

@@ -1,10 +1,13 @@
 // @ts-check
-// Allowing or denying several approvals at once from the inbox: the confirmation sheet (with an optional message to
-// the agent for a deny), the request, and the results card (which calls were decided, which were not and why).
+// Allowing or denying several approvals at once from the inbox: the confirmation sheet (each call in one line, a file
+// edit's diff folded under it; an optional message to the agent for a deny), the request, and the results card (which
+// calls were decided, which were not and why).
 
 import { api } from '../api.js';
 import { h, render, toast, openSheet } from '../ui.js';
-import { toolSummary, decisionWords } from '../words/approval.js';
+import { callSummary, decisionWords } from '../words/approval.js';
+import { fileDiffs, displayPath } from '../diff/file-diff.js';
+import { diffFold } from './diff-view.js';
 
 /** @typedef {import('../words/approval.js').Approval} Approval */
 
@@ -30,7 +33,7 @@ export async function decideBatch(ids, decision, message, ctx) {
   let ok = 0;
   for (const r of response.results) {
     const a = asked.get(r.id) || ctx.get(r.id) || { tool_name: r.id, input: null };
-    const call = [h('strong', {}, a.tool_name), ' ', toolSummary(a.tool_name, a.input)];
+    const call = [h('strong', {}, a.tool_name), ' ', callSummary(a, displayPath)];
     if (r.approval) {
       ok += 1;
       ctx.onDecided(r.approval);
@@ -75,9 +78,12 @@ export function batchSheet(ids, decision, ctx) {
       return h('div', {},
         h('ul', { class: 'batch-preview' }, ids.map((id) => {
           const a = ctx.get(id);
-          return a ? h('li', {}, h('strong', {}, a.tool_name), ' ', h('span', { class: 'mono' }, toolSummary(a.tool_name, a.input)), h('span', { class: 'muted small' }, ' · ' + ctx.titleOf(a))) : null;
+          if (!a) return null;
+          const diffs = fileDiffs(a.diffs);
+          return h('li', { 'data-test': 'batch-item' }, h('strong', {}, a.tool_name), ' ', h('span', { class: 'mono' }, callSummary(a, displayPath)),
+            h('span', { class: 'muted small' }, ' · ' + ctx.titleOf(a)), diffs.length ? diffFold(diffs) : null);
         })),
-        deny ? h('div', { class: 'field' }, h('label', { for: 'batch-deny-message' }, 'Message to Claude (optional, sent with each)'), message) : null,
+        deny ? h('div', { class: 'field' }, h('label', { for: 'batch-deny-message' }, 'Message to the agent (optional, sent with each)'), message) : null,
         error,
         h('div', { class: 'btn-row' }, h('button', { type: 'button', class: 'btn ghost', onclick: () => close(false) }, 'Cancel'), confirm));
     },

@@ -1,10 +1,13 @@
 // @ts-check
 // One row of the approvals inbox: select box (operators, pending only), the call in one line with its conversation
-// and age, its state once decided, and a link to the conversation. Kept per approval id and updated in place.
+// and age, its state once decided, a link to the conversation, and for a file edit its diff folded into one line
+// ("Diff notes.txt +1 −1") that opens in place. Kept per approval id and updated in place.
 
 import { h, render, badge } from '../ui.js';
 import { relTime, dateTime } from '../format.js';
-import { toolSummary } from '../words/approval.js';
+import { callSummary } from '../words/approval.js';
+import { fileDiffs, displayPath } from '../diff/file-diff.js';
+import { diffFold } from './diff-view.js';
 
 /** @typedef {import('../words/approval.js').Approval} Approval */
 
@@ -34,11 +37,28 @@ export class ApprovalRow {
     this.li = h('li', { class: 'approval-row', 'data-test': 'approval-row', 'data-id': a.id },
       checkbox ? h('label', { class: 'approval-check', for: checkbox.id }, checkbox, h('span', { class: 'sr-only' }, 'Select')) : null,
       this.main, this.link);
+    /** @type {HTMLElement | null} */
+    this.fold = null;
+    /** @type {unknown} */
+    this.drawnDiffs = undefined;
+  }
+
+  /// The folded diff, drawn again only when the approval's diffs change (an open fold stays open).
+  /** @param {Approval} a */
+  drawDiffs(a) {
+    if (a.diffs === this.drawnDiffs) return;
+    this.drawnDiffs = a.diffs;
+    const diffs = fileDiffs(a.diffs);
+    const fold = diffs.length ? diffFold(diffs) : null;
+    if (fold && this.fold && /** @type {HTMLDetailsElement} */ (this.fold).open) /** @type {HTMLDetailsElement} */ (fold).open = true;
+    if (this.fold) this.fold.remove();
+    this.fold = fold;
+    if (fold) this.li.append(fold);
   }
 
   /** @param {Approval} a @param {string} title the conversation's title @returns {boolean} whether it is pending */
   update(a, title) {
-    const summary = toolSummary(a.tool_name, a.input);
+    const summary = callSummary(a, displayPath);
     const pending = a.state === 'pending';
     this.li.dataset.state = a.state;
     render(this.main,
@@ -49,6 +69,7 @@ export class ApprovalRow {
     this.main.setAttribute('aria-label', a.tool_name + ': ' + summary + ', in ' + title + ', ' + relTime(a.created_at) + (pending ? '' : ', ' + a.state) + '. Open details');
     this.link.setAttribute('aria-label', 'Open the conversation ' + title);
     this.link.hidden = !a.conversation_id;
+    this.drawDiffs(a);
     if (this.checkbox) {
       /** @type {HTMLElement} */ (this.checkbox.closest('label')).hidden = !pending;
       if (!pending) this.checkbox.checked = false;

@@ -3,12 +3,16 @@
 // Allow for session / Deny (with an optional message to the agent) for operators. Viewers see the same details
 // without any button.
 //
-// The words that describe a tool call in one line are in ../words/approval.js (the chat state uses them too).
+// The words that describe a tool call in one line are in ../words/approval.js (the chat state uses them too). A file
+// edit shows what it will change, one diff per file against the file as it is now (./diff-view.js).
 
 import { api, seg } from '../api.js';
 import { h, openSheet, toast } from '../ui.js';
 import { relTime } from '../format.js';
-import { prettyJSON, toolSummary, decisionWords, normalizeApproval, sessionRuleText } from '../words/approval.js';
+import { prettyJSON, decisionWords, normalizeApproval, sessionRuleText } from '../words/approval.js';
+import { agentName } from '../words/agents.js';
+import { fileDiffs, countsText } from '../diff/file-diff.js';
+import { diffList, diffCounts } from './diff-view.js';
 
 /// Longer than this, the button says what the rule covers in words and the rule is read in full above it.
 const RULE_IN_BUTTON = 80;
@@ -20,13 +24,29 @@ function ruleScope(rule, toolName) {
   if (typeof field === 'string' && field.endsWith('_path')) return toolName + ' on this same file';
   if (field === 'url') return toolName + ' of this same URL';
   if (field === 'query') return toolName + ' with this same query';
+  if (field === 'paths') return toolName + ' on this same set of files';
   return 'this exact ' + toolName + ' call';
 }
 
-/// The part of the input a person must read first: Bash's command, a file path, a URL.
+/// What a file edit will change: one diff per file (the first files open, a long patch as a list to open).
+/** @param {import('../diff/file-diff.js').FileDiff[]} diffs */
+function changes(diffs) {
+  const total = {
+    added: diffs.reduce((n, d) => n + (Number(d.added) || 0), 0),
+    removed: diffs.reduce((n, d) => n + (Number(d.removed) || 0), 0),
+  };
+  return h('div', { class: 'approval-main approval-diffs', 'data-test': 'approval-diffs' },
+    h('div', { class: 'approval-label' }, diffs.length === 1 ? 'Changes' : 'Changes to ' + diffs.length + ' files',
+      diffs.length > 1 ? [' ', diffCounts(total)] : null),
+    diffList(diffs, { openLines: 400, label: 'Changes (' + countsText(total) + ')' }));
+}
+
+/// The part of the input a person must read first: Bash's command, what a file edit changes (or its path), a URL.
 function prominent(approval) {
   const input = approval.input && typeof approval.input === 'object' ? approval.input : {};
   const name = approval.tool_name;
+  const diffs = fileDiffs(approval.diffs);
+  if (diffs.length && typeof input.command !== 'string') return changes(diffs);
   if (typeof input.command === 'string') {
     return h('div', { class: 'approval-main' },
       h('div', { class: 'approval-label' }, name === 'Bash' ? 'Command' : 'Command (' + name + ')'),
@@ -49,7 +69,7 @@ function prominent(approval) {
 
 /// What the sheet shows of a call: where, when, its state, description, the prominent part, the path or reason that
 /// made it ask, and the full input.
-/** @param {any} a @param {{conversationTitle?: string, link?: boolean}} options @param {(why: string) => void} close */
+/** @param {any} a @param {{conversationTitle?: string, link?: boolean, backend?: string}} options @param {(why: string) => void} close */
 function details(a, options, close) {
   const main = prominent(a);
   const described = typeof a.description === 'string' && a.description.trim()
@@ -84,9 +104,10 @@ function details(a, options, close) {
 
 /// The sheet of one approval and what happened to it.
 class ApprovalSheet {
-  /** @param {any} a @param {(outcome: any) => void} onDone */
-  constructor(a, onDone) {
+  /** @param {any} a @param {(outcome: any) => void} onDone @param {string} [backend] the conversation's agent */
+  constructor(a, onDone, backend) {
     this.a = a;
+    this.agent = agentName(backend);
     this.onDone = onDone;
     /** @type {any} */
     this.outcome = { dismissed: true };
@@ -125,10 +146,10 @@ class ApprovalSheet {
       h('p', { class: 'hint small muted', id: hintId, 'data-test': 'session-rule-hint' },
         rule && rule.length > RULE_IN_BUTTON ? ['For this session: ', h('code', { class: 'session-rule-full' }, rule), '. '] : null,
         rule ? 'Until it is revoked (Permissions, in the conversation), ' + ruleScope(a.session_rule, a.tool_name)
-          + ' runs again without asking; nothing else changes: not the permission mode, not the folders Claude may use.'
+          + ' runs again without asking; nothing else changes: not the permission mode, not the folders ' + this.agent + ' may use.'
           : 'This call, and the same call again in this conversation, until it is revoked (Permissions, in the conversation).'),
       h('div', { class: 'field approval-deny' },
-        h('label', { for: this.denyMessage.id }, 'Message to Claude if you deny (optional)'),
+        h('label', { for: this.denyMessage.id }, 'Message to ' + this.agent + ' if you deny (optional)'),
         this.denyMessage),
       h('div', { class: 'btn-row' }, deny),
       this.errorLine,
@@ -184,17 +205,18 @@ class ApprovalSheet {
 /// page answered it, `{conflict: true, message}` when the server said it was already answered, `{resolved: info}` when
 /// it was answered elsewhere, `{dismissed: true}` otherwise.
 ///
-/// Options: `conversationTitle` and `link` (show a link to its conversation).
+/// Options: `conversationTitle` and `link` (show a link to its conversation), `backend` (the conversation's agent, which
+/// the words name: "Message to Codex if you deny").
 /// Returns `{id, close, resolved(info)}`; call `resolved({decision, by})` when the approval was answered elsewhere.
 /**
  * @param {any} approval @param {any} app @param {(outcome: any) => void} [onDone]
- * @param {{conversationTitle?: string, link?: boolean}} [options]
+ * @param {{conversationTitle?: string, link?: boolean, backend?: string}} [options]
  */
 export function openApprovalSheet(approval, app, onDone = () => {}, options = {}) {
   const a = normalizeApproval(approval);
   const pending = !a.state || a.state === 'pending';
   const operator = app.can('operator') && pending;
-  const state = new ApprovalSheet(a, onDone);
+  const state = new ApprovalSheet(a, onDone, options.backend);
   const sheet = openSheet({
     title: (operator ? 'Allow ' : '') + a.tool_name + (operator ? '?' : ''),
     onClose: () => onDone(state.outcome),
@@ -212,6 +234,8 @@ export function openApprovalSheet(approval, app, onDone = () => {}, options = {}
   // a phone, and an Enter meant for the composer (the sheet may open while someone types) cannot answer for them.
   sheet.element.setAttribute('tabindex', '-1');
   sheet.element.focus({ preventScroll: true });
+  // Focusing the deny message scrolled a tall sheet (a diff) down to it: start at the top, where the call is.
+  sheet.element.scrollTop = 0;
 
   return {
     id: a.id,

@@ -1,10 +1,12 @@
 // @ts-check
-// One row of the conversations list: title (pinned, archived), retry line, last message, folder, status, waiting
-// approvals and last activity; the row menu for operators. Kept per id and updated in place.
+// One row of the conversations list: title (pinned, archived, the agent when it is not Claude), retry line, last
+// message, folder, status, waiting approvals and last activity; the row menu for operators. Kept per id and updated in
+// place.
 
 import { h, render, badge } from '../ui.js';
 import { relTime, dateTime } from '../format.js';
 import { conversationTitle, shortPath, retryText } from '../words/conversation.js';
+import { agentLabel } from '../words/agents.js';
 import { statusBadge } from './conversation-sheets.js';
 
 /** @typedef {import('../state/conversations.js').ConversationRow} ConversationRow */
@@ -23,6 +25,10 @@ function rowContent(c) {
       h('div', { class: 'row-title' },
         c.pinned ? [h('span', { class: 'pin', title: 'Pinned', 'aria-hidden': 'true' }, '\u2605 '), h('span', { class: 'sr-only' }, 'Pinned: ')] : null,
         h('span', { class: 'title-text' }, conversationTitle(c)),
+        // Claude is the default agent; another one is named on the row.
+        c.backend && c.backend !== 'claude'
+          ? h('span', { class: 'badge backend backend-' + c.backend, 'data-test': 'chat-row-backend', 'data-backend': c.backend }, agentLabel(c.backend))
+          : null,
         c.archived ? badge('archived', 'archived') : null),
       c.status === 'retrying' ? h('div', { class: 'row-sub chat-retry', 'data-test': 'chat-retry' }, retryText(c.retry)) : null,
       c.last_message_preview ? h('div', { class: 'row-sub chat-preview' }, c.last_message_preview) : null,

@@ -1,35 +1,61 @@
 // @ts-check
-// The New conversation sheet: folder, title, model, permission mode (default plus the modes the server's claude
-// accepts) and an optional first message; checked (../words/conversation.js), created, then the first message sent.
+// The New conversation sheet: the agent (every backend the server lists; one it cannot run is shown disabled with
+// the reason), folder, title, model, permission mode (the chosen agent's default plus exactly the modes it accepts)
+// and an optional first message; checked (../words/conversation.js), created, then the first message sent.
 
 import { api, seg } from '../api.js';
-import { h, showError, openSheet, field } from '../ui.js';
-import { permissionModeLabel, conversationRequest, modesHint } from '../words/conversation.js';
+import { h, showError, openSheet, field, render } from '../ui.js';
+import { conversationRequest, modesHint } from '../words/conversation.js';
+import { agentsOf, agentLabel, agentName, isUsable, preferredBackend, modeOptions, defaultMode } from '../words/agents.js';
+
+/** @typedef {import('../words/agents.js').AgentInfo} AgentInfo */
 
 /** @param {string} tag @param {object} attributes @param {...any} children @returns {any} */
 const el = (tag, attributes, ...children) => h(tag, attributes, ...children);
 
-/// The agent CLI conversations run, as `GET /api/health` describes it: `{name, command, version, permission_modes,
-/// error}`, or null when the server does not say.
-export async function chatAgent() {
-  const health = await api.get('/api/health');
-  return (health && Array.isArray(health.agents) && health.agents[0]) || null;
+/// The agent CLIs conversations can run, as `GET /api/health` describes them (claude first): `{name, command,
+/// version, permission_modes, error}` each; none when the server does not say.
+/** @returns {Promise<AgentInfo[]>} */
+export async function chatAgents() {
+  return agentsOf(await api.get('/api/health'));
 }
+
+/// The claude agent (the first listed), or null when the server does not say.
+export async function chatAgent() {
+  return (await chatAgents())[0] || null;
+}
+
+/** @type {Record<string, {hint: string, models: string[]}>} */
+const MODEL_HINTS = {
+  claude: { hint: 'A model name or alias the claude CLI accepts, e.g. sonnet.', models: ['sonnet', 'opus', 'haiku'] },
+  codex: { hint: 'A model name the codex CLI accepts, e.g. gpt-5.5; its own configuration decides when empty.', models: [] },
+};
 
 class NewConversationForm {
   /** @param {string} cwd @param {(created: any) => void} onCreated */
   constructor(cwd, onCreated) {
     this.onCreated = onCreated;
+    /** @type {AgentInfo[]} */
+    this.agents = [];
+    /// The agent chosen: its name, and what health says of it (null until read, or from an older server).
+    this.backend = 'claude';
+    /** @type {AgentInfo | null} */
+    this.agent = null;
     this.cwd = el('input', { type: 'text', 'data-test': 'chat-cwd', value: cwd, autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false', required: true });
     this.title = el('input', { type: 'text', 'data-test': 'chat-title', maxlength: 200, placeholder: 'Named after the first message when empty' });
     this.model = el('input', { type: 'text', list: 'chat-model-list', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false', placeholder: 'The CLI default' });
-    this.mode = el('select', { 'data-test': 'chat-permission-mode' }, h('option', { value: 'default' }, permissionModeLabel('default')));
-    this.message = el('textarea', { rows: 3, 'data-test': 'chat-first-message', placeholder: 'Optional: what Claude should do first' });
+    this.modelList = h('datalist', { id: 'chat-model-list' });
+    this.mode = el('select', { 'data-test': 'chat-permission-mode' });
+    this.message = el('textarea', { rows: 3, 'data-test': 'chat-first-message' });
+    this.backendChoices = h('div', { class: 'backend-options' });
+    this.backendHint = h('p', { class: 'hint', id: 'chat-backend-hint' }, 'Asking the server which agents it has…');
+    this.backendField = h('fieldset', { class: 'field backend-field', 'data-test': 'chat-backends', 'aria-describedby': 'chat-backend-hint' },
+      h('legend', { class: 'label' }, 'Agent'), this.backendChoices, this.backendHint);
     /** @type {Record<string, any>} */
     this.fields = {
       cwd: field('Working directory', this.cwd, 'Relative to the workspace root ("." is the root itself), or an absolute path inside it.'),
       title: field('Title (optional)', this.title),
-      model: field('Model (optional)', this.model, 'A model name or alias the claude CLI accepts, e.g. sonnet.'),
+      model: field('Model (optional)', this.model, MODEL_HINTS.claude.hint),
       mode: field('Permission mode', this.mode, 'Asking the server which modes its claude accepts…'),
       message: field('First message (optional)', this.message),
     };
@@ -37,34 +63,81 @@ class NewConversationForm {
     this.submit = el('button', { type: 'submit', class: 'btn primary block', 'data-test': 'chat-create' }, 'Create conversation');
     const f = this.fields;
     this.element = h('form', { class: 'new-chat-form', novalidate: true },
-      f.cwd, f.title, f.model, h('datalist', { id: 'chat-model-list' }, ['sonnet', 'opus', 'haiku'].map((m) => h('option', { value: m }))),
-      f.mode, f.message, this.formError, this.submit);
+      this.backendField, f.cwd, f.title, f.model, this.modelList, f.mode, f.message, this.formError, this.submit);
     this.element.addEventListener('submit', (/** @type {Event} */ event) => {
       event.preventDefault();
       this.create();
     });
-    this.loadModes();
+    this.choose('claude', null);
+    this.fields.mode.querySelector('.hint').textContent = 'Asking the server which modes its agents accept…';
+    this.loadAgents();
   }
 
-  /// `default` plus exactly the modes the server's claude accepts (read from /api/health once the sheet is open).
-  async loadModes() {
-    const hint = this.fields.mode.querySelector('.hint');
+  /// The agents and their modes, read from /api/health once the sheet is open.
+  async loadAgents() {
     try {
-      const agent = await chatAgent();
-      /** @type {string[]} */
-      const modes = agent && Array.isArray(agent.permission_modes) ? agent.permission_modes.filter((/** @type {string} */ m) => m !== 'default') : [];
-      for (const mode of modes) this.mode.append(h('option', { value: mode }, permissionModeLabel(mode)));
-      hint.textContent = modesHint(agent, modes);
+      this.agents = await chatAgents();
     } catch (error) {
-      hint.textContent = 'The modes could not be read (' + /** @type {Error} */ (error).message + '): only default is offered.';
+      this.backendHint.textContent = 'The agents could not be read (' + /** @type {Error} */ (error).message + '): Claude Code is used.';
+      this.fields.mode.querySelector('.hint').textContent = 'The modes could not be read (' + /** @type {Error} */ (error).message + '): only default is offered.';
+      return;
     }
+    if (!this.agents.length) {
+      // An older server: one agent, claude, and it does not say which modes it accepts.
+      this.backendField.hidden = true;
+      this.choose('claude', null);
+      return;
+    }
+    render(this.backendChoices, this.agents.map((agent) => this.backendOption(agent)));
+    const usable = this.agents.filter(isUsable).length;
+    this.backendHint.textContent = usable === this.agents.length ? 'Every agent this server runs.'
+      : usable ? 'An agent the server cannot run is shown greyed out, with the reason.'
+        : 'The server cannot run any agent: creating a conversation will fail.';
+    const backend = preferredBackend(this.agents);
+    const radio = /** @type {HTMLInputElement | null} */ (this.backendChoices.querySelector('input[value="' + CSS.escape(backend) + '"]'));
+    if (radio) radio.checked = true;
+    this.choose(backend, this.agents.find((a) => a.name === backend) || null);
+  }
+
+  /** @param {AgentInfo} agent */
+  backendOption(agent) {
+    const id = 'chat-backend-' + agent.name.replace(/[^a-zA-Z0-9_-]/g, '');
+    const usable = isUsable(agent);
+    const input = el('input', {
+      type: 'radio', name: 'chat-backend', id, value: agent.name, 'data-test': 'chat-backend', disabled: !usable,
+      'aria-describedby': usable ? null : id + '-sub',
+      onchange: () => { if (input.checked) this.choose(agent.name, agent); },
+    });
+    return h('label', { class: 'backend-option', for: id, 'data-test': 'chat-backend-option', 'data-backend': agent.name, 'data-usable': usable ? 'true' : 'false' },
+      input,
+      h('span', { class: 'backend-text' },
+        h('span', { class: 'backend-name' }, agentLabel(agent.name), agent.version ? h('span', { class: 'muted small mono' }, ' ' + agent.version) : null),
+        usable ? null : h('span', { class: 'backend-sub small backend-error', id: id + '-sub', 'data-test': 'chat-backend-error' },
+          'Not available: ' + agent.error)));
+  }
+
+  /// The agent chosen: its permission modes (its default first), and the words that name it.
+  /** @param {string} backend @param {AgentInfo | null} agent */
+  choose(backend, agent) {
+    this.backend = backend;
+    this.agent = agent;
+    const options = modeOptions(agent || (backend === 'claude' ? null : { name: backend }));
+    render(this.mode, options.map((o) => h('option', { value: o.value }, o.label)));
+    this.mode.value = options[0].value;
+    this.fields.mode.querySelector('.hint').textContent = agent ? modesHint(agent, options.slice(1).map((o) => o.value))
+      : modesHint(null, []);
+    const models = MODEL_HINTS[backend] || { hint: 'A model name the ' + backend + ' CLI accepts.', models: [] };
+    this.fields.model.querySelector('.hint').textContent = models.hint;
+    render(this.modelList, models.models.map((m) => h('option', { value: m })));
+    this.message.placeholder = 'Optional: what ' + agentName(backend) + ' should do first';
   }
 
   async create() {
     for (const f of Object.values(this.fields)) if (f !== this.fields.mode) f.setError('');
     this.formError.hidden = true;
     const text = this.message.value;
-    const result = conversationRequest({ cwd: this.cwd.value, title: this.title.value, model: this.model.value, mode: this.mode.value, text });
+    const result = conversationRequest({ cwd: this.cwd.value, title: this.title.value, model: this.model.value, mode: this.mode.value, text,
+      backend: this.backend, defaultMode: defaultMode(this.agent || (this.backend === 'claude' ? null : { name: this.backend })) });
     if ('problems' in result) {
       for (const [name, message] of result.problems) this.fields[name].setError(message);
       const invalid = /** @type {HTMLElement | null} */ (this.element.querySelector('[aria-invalid="true"]'));
@@ -95,7 +168,7 @@ class NewConversationForm {
   showServerError(message) {
     if (/cwd|invalid_path/.test(message)) this.fields.cwd.setError(message);
     else if (/title/.test(message)) this.fields.title.setError(message);
-    else if (/model/.test(message)) this.fields.model.setError(message);
+    else if (/model/.test(message) && !/backend/.test(message)) this.fields.model.setError(message);
     else {
       this.formError.textContent = message;
       this.formError.hidden = false;

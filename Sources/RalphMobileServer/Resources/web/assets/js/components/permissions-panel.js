@@ -7,6 +7,7 @@ import { api, seg } from '../api.js';
 import { h, render, toast, showError, rememberedDisclosure } from '../ui.js';
 import { relTime, dateTime } from '../format.js';
 import { permissionModeLabel } from '../words/conversation.js';
+import { agentLabel } from '../words/agents.js';
 import { initialPermissions, reducePermissions, permissionMode, addedRules, usesText } from '../state/permissions.js';
 
 /** @typedef {import('../state/permissions.js').SessionRule} SessionRule */
@@ -21,6 +22,7 @@ export class PermissionsPanel {
     this.base = base;
     this.operator = operator;
     this.me = me;
+    this.agent = agentLabel(conversation && conversation.backend);
     this.state = initialPermissions(conversation);
     this.destroyed = false;
     this.summary = h('span', { class: 'muted small perm-summary', 'data-test': 'permissions-summary' });
@@ -110,7 +112,7 @@ export class PermissionsPanel {
       h('dt', {}, 'Permission mode'),
       h('dd', { 'data-test': 'permission-mode' }, permissionModeLabel(mode),
         agentMode && createdMode && agentMode !== createdMode ? h('span', { class: 'muted small' }, ' (created with ' + createdMode + ')') : null),
-      h('dt', {}, 'Claude Code'),
+      h('dt', {}, this.agent),
       h('dd', { 'data-test': 'agent-version' }, version || h('span', { class: 'muted' }, 'not started yet')));
     render(this.list, ...rules.map((rule) => this.ruleRow(rule)));
     this.list.hidden = rules.length === 0;

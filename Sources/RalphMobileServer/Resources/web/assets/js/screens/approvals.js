@@ -220,7 +220,7 @@ class ApprovalsScreen {
       this.sheet = null;
       if (result.decided && result.approval) this.dispatch({ type: 'upsert', approval: result.approval });
       if (result.conflict) this.load().catch((error) => console.warn('approvals not read again:', error));
-    }, { conversationTitle: c && !c.missing ? conversationTitle(c) : undefined, link: true });
+    }, { conversationTitle: c && !c.missing ? conversationTitle(c) : undefined, link: true, backend: c && !c.missing ? c.backend : undefined });
   }
 
   /** @param {'pending' | 'all'} value */

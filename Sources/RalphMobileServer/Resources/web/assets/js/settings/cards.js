@@ -1,10 +1,13 @@
 // @ts-check
-// The settings screen's plain cards: the server (version, address, access, the agent CLI, capabilities), you (role,
-// key, how you are logged in, Log out), the theme, and about (roles, adding the page to a home screen).
+// The settings screen's plain cards: the server (version, address, access, every agent CLI it runs chats with,
+// capabilities), you (role, key, how you are logged in, Log out), the theme, and about (roles, adding the page to a
+// home screen).
 
 import { h, badge, copyText, busy } from '../ui.js';
 import { dateTime } from '../format.js';
 import { setTheme } from '../theme.js';
+import { agentsOf, agentLabel, isUsable, modeOptions } from '../words/agents.js';
+import { shortPath } from '../words/conversation.js';
 
 /** @type {Array<{name: string, label: string, hint: string}>} */
 const THEMES = [
@@ -37,20 +40,33 @@ export function serverCard(health, me) {
       h('dt', {}, 'Access'), h('dd', { 'data-test': 'auth-required', 'data-value': required ? 'true' : 'false' }, required
         ? 'Every request needs a key (an API key, or this browser’s login).'
         : 'No key needed: the server listens on loopback only and has no keys, so local callers are trusted as admin.'),
-      // The agent CLI conversations run, as the server found it.
-      ...(Array.isArray(health.agents) ? health.agents : []).flatMap((agent) => [
-        h('dt', {}, 'Chats run'),
-        h('dd', { 'data-test': 'agent' },
-          h('span', { class: 'mono' }, agent.name + (agent.version ? ' ' + agent.version : '')),
-          agent.error ? h('div', { class: 'small muted' }, 'Could not ask it about itself: ' + agent.error) : null,
-          agent.permission_modes && agent.permission_modes.length
-            ? h('div', { class: 'small muted' }, 'Permission modes: default, ' + agent.permission_modes.filter((m) => m !== 'default').join(', ')) : null),
-      ])),
+      // Every agent CLI conversations can run, as the server found it (one it cannot run, with the reason).
+      ...(agentsOf(health).length ? [
+        h('dt', {}, 'Chat agents'),
+        h('dd', {}, h('ul', { class: 'set-agents', 'data-test': 'agents' }, agentsOf(health).map(agentEntry))),
+      ] : [])),
     caps.length
       ? h('details', { class: 'set-caps-box' },
         h('summary', {}, 'Capabilities (' + caps.length + ')'),
         h('ul', { class: 'set-caps', 'aria-label': 'Capabilities' }, caps.map((c) => h('li', {}, h('code', {}, c)))))
       : null);
+}
+
+/// One agent of the server card: name and version, whether chats can use it, its command, its permission modes.
+/** @param {import('../words/agents.js').AgentInfo} agent */
+function agentEntry(agent) {
+  const usable = isUsable(agent);
+  const modes = modeOptions(agent).map((o) => o.value);
+  return h('li', { 'data-test': 'agent', 'data-agent': agent.name, 'data-usable': usable ? 'true' : 'false', class: 'set-agent' },
+    h('div', { class: 'set-agent-head' },
+      h('span', { class: 'set-agent-name' }, agentLabel(agent.name)), ' ',
+      agent.version ? [h('span', { class: 'mono small' }, agent.version), ' '] : null,
+      usable ? badge('available', 'live') : badge('not available', 'error')),
+    agent.error ? h('div', { class: 'small set-agent-error', 'data-test': 'agent-error' }, 'Chats cannot use it: ' + agent.error) : null,
+    agent.command ? h('div', { class: 'small muted set-agent-command' }, 'runs ',
+      h('span', { class: 'mono', title: agent.command }, shortPath(agent.command))) : null,
+    agent.permission_modes && agent.permission_modes.length
+      ? h('div', { class: 'small muted' }, 'Permission modes: ' + modes.join(', ') + ' (the first is its default)') : null);
 }
 
 /** @param {any} me @param {any} app */

@@ -11,6 +11,7 @@
  * @property {unknown} [input]
  * @property {string | null} [output] Present (a string) once the call returned.
  * @property {boolean} [is_error]
+ * @property {import('../diff/file-diff.js').FileDiff[]} [diffs] A file edit's: what it changed once it ran.
  * @property {string | null} turn The turn the call belongs to.
  * @property {Approval | null} [approval] The pending approval it waits for.
  * @property {string} [decision] allow, allow_session, deny, cancelled

@@ -11,6 +11,7 @@
  * @property {boolean} [is_error]
  * @property {string} [turn_id]
  * @property {string} [message_id]
+ * @property {import('../diff/file-diff.js').FileDiff[]} [diffs] A file edit's: what it changed once it ran.
  */
 
 /**
@@ -38,6 +39,7 @@
  * @property {string} id
  * @property {string} [title]
  * @property {string} [cwd]
+ * @property {string} [backend] The agent it runs: claude, codex (none from an older server: claude).
  * @property {string} [model]
  * @property {string} [status] idle, running, awaiting_approval, stalled, retrying
  * @property {number} [queued]
@@ -68,6 +70,7 @@
  * @property {string} [tool_use_id]
  * @property {string} [tool_name]
  * @property {unknown} [input]
+ * @property {import('../diff/file-diff.js').FileDiff[]} [diffs] A file edit's: what it will change.
  * @property {string} [created_at]
  */
 

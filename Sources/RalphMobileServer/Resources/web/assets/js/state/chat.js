@@ -7,6 +7,7 @@
 // Pure: no DOM, no clock (times come in the actions).
 
 import { normalizeApproval, decisionWords } from '../words/approval.js';
+import { agentName } from '../words/agents.js';
 import { money, tokensText } from '../format.js';
 import { putTool, mergeTool, markStale } from './chat-tools.js';
 import {
@@ -177,7 +178,7 @@ function segmentEnded(state, d, at) {
 
 /** @param {ChatState} state @param {import('./chat-wire.js').ToolCallWire} d @param {string} at @returns {ChatState} */
 function toolEnded(state, d, at) {
-  const result = { name: d.name, input: d.input, output: d.output ?? '', is_error: d.is_error };
+  const result = { name: d.name, input: d.input, output: d.output ?? '', is_error: d.is_error, diffs: d.diffs };
   const known = state.tools[d.tool_use_id];
   if (known) return { ...state, tools: putTool(state.tools, mergeTool(known, { ...result, approval: null })) };
   const [next, index] = ensureAssistant(state, d.message_id, /** @type {string} */ (d.turn_id), at);
@@ -291,17 +292,18 @@ export function idsToReconcile(before, after) {
 /// What a screen reader hears about an event, or null.
 /** @param {ChatState} before @param {string} name @param {any} d */
 export function announcementFor(before, name, d) {
+  const agent = agentName(before.conversation.backend);
   switch (name) {
     case 'turn_start':
-      return d.origin === 'agent' && findMessage(before.items, d.message_id) < 0 ? 'Claude went on by itself: ' + d.text : null;
+      return d.origin === 'agent' && findMessage(before.items, d.message_id) < 0 ? agent + ' went on by itself: ' + d.text : null;
     case 'permission_required':
-      return 'Claude asks to use ' + (d.tool_name || d.name || 'Tool') + '.';
+      return agent + ' asks to use ' + (d.tool_name || d.name || 'Tool') + '.';
     case 'permission_resolved': {
       const approval = before.pendingApprovals.find((a) => a.id === d.approval_id);
       return approval ? approval.tool_name + ' ' + decisionWords(d.decision) + '.' : null;
     }
     case 'complete':
-      return 'Claude finished' + (d.stop_reason === 'interrupted' ? ' (interrupted).' : '.');
+      return agent + ' finished' + (d.stop_reason === 'interrupted' ? ' (interrupted).' : '.');
     default:
       return null;
   }

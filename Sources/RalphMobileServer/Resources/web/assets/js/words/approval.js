@@ -17,6 +17,8 @@
  * @property {string} [decided_by]
  * @property {string} [message]
  * @property {string} [reason]
+ * @property {import('../diff/file-diff.js').FileDiff[]} [diffs] A file edit's: one diff per file against the file as it
+ *   is now (recomputed for a pending approval each time the list is read).
  * @property {string} [created_at]
  */
 
@@ -46,6 +48,10 @@ export function toolSummary(name, input) {
   const object = input && typeof input === 'object' && !Array.isArray(input) ? input : null;
   if (!object) return firstLine(input === undefined || input === null ? '' : prettyJSON(input));
   const keys = ['command', 'file_path', 'notebook_path', 'path', 'pattern', 'url', 'query', 'description', 'prompt'];
+  // Codex's apply_patch: the files it changes.
+  if (Array.isArray(object.paths) && object.paths.length && object.paths.every((p) => typeof p === 'string')) {
+    return firstLine(object.paths.join(', '));
+  }
   for (const key of keys) {
     if (typeof object[key] === 'string' && object[key].trim()) {
       let text = object[key];
@@ -58,6 +64,14 @@ export function toolSummary(name, input) {
   }
   const json = JSON.stringify(object);
   return json.length > 140 ? json.slice(0, 139) + '…' : json;
+}
+
+/// A call in one line for lists: a file edit by the files it changes as its diffs name them (relative to the
+/// conversation's directory), anything else as toolSummary says.
+/** @param {{tool_name?: string, input?: unknown, diffs?: Array<{path: string}>}} call @param {(d: any) => string} pathOf */
+export function callSummary(call, pathOf) {
+  const diffs = Array.isArray(call.diffs) ? call.diffs.filter((d) => d && typeof d.path === 'string') : [];
+  return diffs.length ? firstLine(diffs.map((d) => pathOf(d)).join(', ')) : toolSummary(call.tool_name, call.input);
 }
 
 /** @type {Record<string, string>} */

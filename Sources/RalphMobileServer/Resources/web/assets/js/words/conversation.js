@@ -44,9 +44,13 @@ export function retryText(retry) {
   return 'Retrying the model API' + (parts.length ? ' (' + parts.join(', ') + ')' : '') + (retry.error ? ': ' + retry.error : '');
 }
 
-/// Words for the permission modes Claude Code knows; the modes offered are only those the server's claude accepts.
+/// Words for the permission modes Claude Code knows and Codex's approval policies; the modes offered are only those
+/// the server's agent accepts.
 /** @type {Record<string, string>} */
 const MODE_WORDS = {
+  untrusted: 'asks before any command that is not known to be safe',
+  'on-request': 'the model decides when to ask you',
+  never: 'never asks: every command and edit runs (risky)',
   default: 'asks before edits, commands and network',
   manual: 'the same as default, under its newer name',
   acceptEdits: 'file edits and simple file commands run without asking',
@@ -81,10 +85,12 @@ export function messageProblem(text) {
  * @property {string} model
  * @property {string} mode the permission mode chosen ('default' or one the agent accepts)
  * @property {string} text the first message (may be empty)
+ * @property {string} [backend] the agent chosen (claude when not given: then it is not sent)
+ * @property {string} [defaultMode] the agent's own default mode, not sent ('default' when not given)
  */
 
 /// The `POST /api/conversations` body the form describes, or the problems by field (cwd, title, model, message).
-/** @param {NewConversation} form @returns {{body: {cwd: string, title?: string, model?: string, permission_mode?: string}} | {problems: Array<[string, string]>}} */
+/** @param {NewConversation} form @returns {{body: {cwd: string, backend?: string, title?: string, model?: string, permission_mode?: string}} | {problems: Array<[string, string]>}} */
 export function conversationRequest(form) {
   /** @type {Array<[string, string]>} */
   const problems = [];
@@ -96,11 +102,12 @@ export function conversationRequest(form) {
   if (model && (/\s/.test(model) || model.startsWith('-') || model.length > 100)) problems.push(['model', 'A short name without spaces that does not start with "-".']);
   if (new TextEncoder().encode(form.text).length > MAX_MESSAGE_BYTES) problems.push(['message', 'At most 100 000 bytes.']);
   if (problems.length) return { problems };
-  /** @type {{cwd: string, title?: string, model?: string, permission_mode?: string}} */
+  /** @type {{cwd: string, backend?: string, title?: string, model?: string, permission_mode?: string}} */
   const body = { cwd };
+  if (form.backend && form.backend !== 'claude') body.backend = form.backend;
   if (title) body.title = title;
   if (model) body.model = model;
-  if (form.mode && form.mode !== 'default') body.permission_mode = form.mode;
+  if (form.mode && form.mode !== (form.defaultMode || 'default')) body.permission_mode = form.mode;
   return { body };
 }
 

@@ -18,6 +18,8 @@ struct RalphMobileCommand: AsyncParsableCommand {
               ralph-mobile watch 241f          live dashboard (p pause, s stop, q quit)
               ralph-mobile events 241f --json  one JSON event per line
               ralph-mobile chat --new --cwd ~/code/app    talk to Claude Code (a allow, d deny)
+              ralph-mobile chat --new --cwd ~/code/app --backend codex    … or to Codex
+              ralph-mobile backends            the agents the server runs, their versions and modes
               ralph-mobile approvals           tool calls waiting for you
               ralph-mobile auto-reply start 9c2e --preset quick   keep a conversation going
             """,
@@ -25,7 +27,7 @@ struct RalphMobileCommand: AsyncParsableCommand {
         subcommands: [
             Servers.self, SessionsCommand.self, StatusCommand.self, WatchCommand.self, EventsCommand.self, PauseCommand.self, ResumeCommand.self,
             StopCommand.self, EmitCommand.self, SteerCommand.self, StartCommand.self, LogCommand.self, QuestionsCommand.self, AnswerCommand.self,
-            LibraryCommand.self, ChatCommand.self, ConversationsCommand.self, ApprovalsCommand.self, AutoReplyCommand.self, NotifyCommand.self,
+            LibraryCommand.self, ChatCommand.self, ConversationsCommand.self, BackendsCommand.self, ApprovalsCommand.self, AutoReplyCommand.self, NotifyCommand.self,
         ]
     )
 }

@@ -17,6 +17,8 @@ public struct ClientTestServer: Sendable {
     public let apiKey: String?
     /// The model API double, when conversations run.
     public let anthropic: FakeAnthropic?
+    /// The Responses API double the real Codex CLI talks to, when Codex conversations run too (`codex: true`).
+    public let openAI: FakeOpenAI?
     public private(set) var server: LiveServer
     private let configure: @Sendable (inout ServerConfiguration) -> Void
 
@@ -29,10 +31,12 @@ public struct ClientTestServer: Sendable {
     }()
 
     /// `name` names the temporary directory; `directories` are made in the workspace root; `configure` adds a
-    /// harness's own settings to the server's.
+    /// harness's own settings to the server's. With `codex` (and `chat`), conversations with `backend: "codex"` run the
+    /// real Codex CLI against `fake-openai` (commands without Codex's sandbox, every one still asked for); otherwise
+    /// `codexCommand`, when given, is where the server looks for Codex (a path that does not exist: Codex unavailable).
     public static func start(
-        _ name: String, apiKey: String? = nil, chat: Bool = false, directories: [String] = ["app"],
-        configure extra: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }
+        _ name: String, apiKey: String? = nil, chat: Bool = false, codex: Bool = false, codexCommand missingCodex: String? = nil,
+        directories: [String] = ["app"], configure extra: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> ClientTestServer {
         let tmp = TemporaryDirectory(name)
         let root = tmp.subdirectory("root")
@@ -41,7 +45,10 @@ public struct ClientTestServer: Sendable {
         let home = tmp.subdirectory("claude-home")
         let claude = chat ? try RealClaude.require() : nil
         let anthropic = chat ? try await FakeAnthropic.start(log: tmp.path + "/anthropic.log") : nil
+        let codexCommand = chat && codex ? try RealCodex.require() : nil
+        let openAI = codexCommand == nil ? nil : try await FakeOpenAI.start(log: tmp.path + "/openai.log")
         let api = anthropic
+        let responses = openAI
         let configure: @Sendable (inout ServerConfiguration) -> Void = {
             $0.ralphCommand = Products.fakeRalph
             $0.stopGrace = 3
@@ -50,15 +57,27 @@ public struct ClientTestServer: Sendable {
                 $0.claudeCommand = claude
                 $0.chatEnvironment = RealClaude.environment(home: home, apiBase: api.base)
             }
+            if let codexCommand, let responses {
+                // One home for both agents: Codex keeps its state in `<home>/.codex`, Claude Code in `<home>/.claude`.
+                $0.chatEnvironment.merge(RealCodex.environment(home: home + "/.codex", apiBase: responses.base)) { _, codex in codex }
+                $0.chatEnvironment["HOME"] = home
+                $0.codexCommand = codexCommand
+                $0.codexSandbox = "danger-full-access"
+            } else if let missingCodex {
+                $0.codexCommand = missingCodex
+            }
             extra(&$0)
         }
         let server = try await LiveServer.start(workspaces: [root], dataDirectory: data, configure)
-        return ClientTestServer(tmp: tmp, root: root, data: data, apiKey: apiKey, anthropic: anthropic, server: server, configure: configure)
+        return ClientTestServer(
+            tmp: tmp, root: root, data: data, apiKey: apiKey, anthropic: anthropic, openAI: openAI, server: server, configure: configure
+        )
     }
 
     public func stop() async {
         await server.stop()
         await anthropic?.stop()
+        await openAI?.stop()
     }
 
     /// A new server on the same port, directories and settings, once ``server`` was stopped: a server restart.

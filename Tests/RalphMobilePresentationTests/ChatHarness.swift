@@ -14,11 +14,12 @@ struct ChatHarness: ServerHarness {
     let anthropic: FakeAnthropic
     let client: RalphClient
 
-    /// `stallAfter`: seconds of silence after which a turn is reported stalled (the server's default is 300).
+    /// `stallAfter`: seconds of silence after which a turn is reported stalled (the server's default is 300). With
+    /// `codex`, conversations created with `backend: "codex"` run the real Codex CLI against `fake-openai`.
     static func start(
-        apiKey: String? = nil, stallAfter: Double? = nil, configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }
+        apiKey: String? = nil, stallAfter: Double? = nil, codex: Bool = false, configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> ChatHarness {
-        let base = try await ClientTestServer.start("rm-chat", apiKey: apiKey, chat: true, directories: ["app", "web"]) {
+        let base = try await ClientTestServer.start("rm-chat", apiKey: apiKey, chat: true, codex: codex, directories: ["app", "web"]) {
             if let stallAfter { $0.chatStallAfter = stallAfter }
             configure(&$0)
         }

@@ -150,7 +150,7 @@ struct ChatValuesTests {
         #expect(rows[2].retryText == "Retrying the model API (attempt 3 of 10, HTTP 529): overloaded")
         #expect(rows[2].shortPath == "…/work/site" && rows[2].path == "/Users/ada/work/site")
         #expect(rows[1].activity(now: now) == "20s ago")
-        #expect(rows[0].accessibilityLabel(now: now) == "Pinned. Release checklist, idle, All release steps are done; the tag is pushed., …/work/app, 2h ago")
+        #expect(rows[0].accessibilityLabel(now: now) == "Pinned. Release checklist, Claude Code, idle, All release steps are done; the tag is pushed., …/work/app, 2h ago")
         #expect(rows[3].accessibilityLabel(now: now).contains("Old spike, archived"))
     }
 
@@ -195,7 +195,7 @@ struct ChatValuesTests {
         #expect(header.statusText == "needs approval" && header.statusTone == .attention)
         #expect(header.queuedText == "1 queued" && header.costText == "total $0.08")
         #expect(header.connectionText == "live" && header.reconnectsText == nil)
-        #expect(header.accessibilityLabel == "Fix the flaky tests, needs approval, 1 queued, total $0.08, live")
+        #expect(header.accessibilityLabel == "Fix the flaky tests, Claude Code, needs approval, 1 queued, total $0.08, live")
         let offline = ChatHeader(conversation: ChatFixtures.conversations[0], info: nil, status: .idle, connection: .reconnecting(attempt: 2), reconnects: 2)
         #expect(offline.details == ["…/work/app", "★ pinned"] && offline.connectionText == "reconnecting (attempt 2)" && offline.reconnectsText == "2 reconnects")
         #expect(ConversationWords.connection(.error("not found")) == "stopped: not found")

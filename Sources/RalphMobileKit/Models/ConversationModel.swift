@@ -248,6 +248,7 @@ public final class ConversationModel {
             else { return }
             messages[i].toolCalls[j].output = e.output
             messages[i].toolCalls[j].isError = e.isError
+            if let diffs = e.diffs { messages[i].toolCalls[j].diffs = diffs }
         case .permissionRequired(let e):
             guard !pendingApprovals.contains(where: { $0.id == e.approvalId }) else { return }
             status = .awaitingApproval
@@ -255,7 +256,7 @@ public final class ConversationModel {
                 Approval(
                     id: e.approvalId, conversationId: conversationID, turnId: e.turnId, toolUseId: e.toolUseId, toolName: e.toolName, input: e.input,
                     suggestions: e.suggestions, sessionRule: e.sessionRule, description: e.description, displayName: e.displayName,
-                    blockedPath: e.blockedPath, reason: e.reason, createdAt: Timestamp.now()
+                    blockedPath: e.blockedPath, reason: e.reason, diffs: e.diffs, createdAt: Timestamp.now()
                 )
             )
         case .permissionResolved(let e):

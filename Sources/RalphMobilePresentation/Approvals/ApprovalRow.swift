@@ -16,6 +16,8 @@ public struct ApprovalRow: Hashable, Sendable, Identifiable {
     /// For a decided one: `allowed`, `allowed (session)`, `allowed by a rule`, `denied`, `cancelled`.
     public let stateText: String?
     public let tone: ChatTone
+    /// What a file edit will change: `notes.txt · +1 −1`, `2 files · +4 −1`; nil for other tools.
+    public let diffSummary: String?
 
     init(_ approval: Approval, title: String, selected: Bool) {
         id = approval.id
@@ -24,6 +26,7 @@ public struct ApprovalRow: Hashable, Sendable, Identifiable {
         summary = ChatToolCallItem.summary(name: approval.toolName, input: approval.input)
         conversationTitle = title
         createdAt = approval.createdAt
+        diffSummary = DiffSummary.line((approval.diffs ?? []).enumerated().map { DiffSummary($1, index: $0) })
         isPending = approval.state == .pending
         isSelected = selected && isPending
         switch approval.state {
@@ -50,7 +53,8 @@ public struct ApprovalRow: Hashable, Sendable, Identifiable {
 
     /// `Bash: touch a.txt, in Fix the tests, 5m ago. Open details`.
     public func accessibilityLabel(now: Date) -> String {
-        "\(toolName): \(summary), in \(conversationTitle), \(age(now: now))" + (stateText.map { ", " + $0 } ?? "") + ". Open details"
+        "\(toolName): \(summary)" + (diffSummary.map { ", " + $0 } ?? "") + ", in \(conversationTitle), \(age(now: now))" + (stateText.map { ", " + $0 } ?? "")
+            + ". Open details"
     }
 
     public var selectAccessibilityLabel: String { "Select \(toolName): \(summary)" }

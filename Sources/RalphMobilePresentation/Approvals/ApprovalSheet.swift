@@ -27,11 +27,14 @@ public struct ApprovalSheet: Hashable, Sendable, Identifiable {
     public let canDecide: Bool
     /// The conversation's title, in the inbox.
     public let conversationTitle: String?
+    /// What a file edit will change, one line per file (`notes.txt · +1 −1`); empty for other tools.
+    public let diffSummaries: [DiffSummary]
 
     public init(_ approval: Approval, canDecide: Bool, conversationTitle: String? = nil) {
         self.approval = approval
         self.canDecide = canDecide && approval.state == .pending
         self.conversationTitle = conversationTitle
+        diffSummaries = (approval.diffs ?? []).enumerated().map { DiffSummary($1, index: $0) }
     }
 
     public var id: String { approval.id }
@@ -50,7 +53,11 @@ public struct ApprovalSheet: Hashable, Sendable, Identifiable {
         guard let input = approval.input.objectValue else { return nil }
         if let command = input["command"]?.stringValue {
             let note = input["description"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
-            return Prominent(label: approval.toolName == "Bash" ? "Command" : "Command (\(approval.toolName))", text: command, note: note)
+            let plain = approval.toolName == "Bash" || approval.toolName == "shell"
+            return Prominent(label: plain ? "Command" : "Command (\(approval.toolName))", text: command, note: note)
+        }
+        if let paths = input["paths"]?.arrayValue?.compactMap(\.stringValue), !paths.isEmpty {
+            return Prominent(label: paths.count == 1 ? "File" : "Files", text: paths.joined(separator: "\n"), note: nil)
         }
         if let path = input["file_path"]?.stringValue ?? input["notebook_path"]?.stringValue ?? input["path"]?.stringValue {
             return Prominent(label: "File", text: path, note: nil)
@@ -78,8 +85,19 @@ public struct ApprovalSheet: Hashable, Sendable, Identifiable {
         return text.isEmpty || text == "{}" ? "(no input)" : text
     }
 
-    /// The full input starts open when nothing is shown more prominently.
-    public var fullInputStartsExpanded: Bool { prominent == nil }
+    /// The full input starts open when nothing is shown more prominently (neither a command, a file nor a diff).
+    public var fullInputStartsExpanded: Bool { prominent == nil && diffSummaries.isEmpty }
+
+    // MARK: What a file edit will change
+
+    /// Whether the approval comes with diffs (a file edit).
+    public var hasDiffs: Bool { !diffSummaries.isEmpty }
+
+    /// The heading above the diffs.
+    public var diffTitle: String { "What it will change" }
+
+    /// The diffs as the diff view draws them, against the file as it is now (parsed here: read it where it is shown).
+    public var diffFiles: [DiffFile] { DiffFile.files(approval.diffs) }
 
     /// For an approval already answered: what happened (`This call was denied by k_1 — “not there”.`).
     public var stateLine: String? {
@@ -145,6 +163,7 @@ public struct ApprovalSheet: Hashable, Sendable, Identifiable {
         let tool = approval.toolName
         if field == "command" { return "this exact command" }
         if let field, field.hasSuffix("_path") { return tool + " on this same file" }
+        if field == "paths" { return tool + " on this same set of files" }
         if field == "url" { return tool + " of this same URL" }
         if field == "query" { return tool + " with this same query" }
         return "this exact " + tool + " call"

@@ -5,6 +5,8 @@ import RalphMobileKit
 /// The top of a chat: title, where it runs, its status, queue, cost and the live connection.
 public struct ChatHeader: Hashable, Sendable {
     public let title: String
+    /// The agent it runs (`Claude Code`, `Codex`), once the conversation is read.
+    public let backendText: String?
     /// `…/work/app · model sonnet · plan · ★ pinned · archived`.
     public let details: [String]
     /// The details on one line, nil when there are none.
@@ -24,6 +26,7 @@ public struct ChatHeader: Hashable, Sendable {
 
     public init(conversation: Conversation?, info: Conversation?, status: ConversationStatus, connection: ConnectionState, reconnects: Int) {
         title = ConversationWords.title(conversation)
+        backendText = conversation.map { ChatBackendChoice.title($0.backend) }
         let pinned = info?.pinned ?? conversation?.pinned ?? false
         let archived = info?.archived ?? conversation?.archived ?? false
         var details: [String] = []
@@ -46,8 +49,8 @@ public struct ChatHeader: Hashable, Sendable {
         reconnectsText = reconnects > 0 ? (reconnects == 1 ? "1 reconnect" : "\(reconnects) reconnects") : nil
     }
 
-    /// For VoiceOver: `Fix the tests, running, 2 queued, live`.
+    /// For VoiceOver: `Fix the tests, Claude Code, running, 2 queued, live`.
     public var accessibilityLabel: String {
-        [title, statusText, queuedText, costText, connectionText].compactMap { $0 }.joined(separator: ", ")
+        [title, backendText, statusText, queuedText, costText, connectionText].compactMap { $0 }.joined(separator: ", ")
     }
 }

@@ -80,6 +80,9 @@ public struct ChatToolCallItem: Hashable, Sendable, Identifiable {
     public let decision: ChatToolDecision?
     /// The pending approval this call waits for.
     public let pendingApprovalID: String?
+    /// What a file edit changed once it ran (from `tool_end`, or the stored call), one line per file.
+    public let diffSummaries: [DiffSummary]
+    private let diffs: [FileDiff]
 
     public init(_ call: ToolCall, turnRunning: Bool, pendingApprovalID: String?, decision: ChatToolDecision?) {
         id = call.toolUseId
@@ -90,6 +93,8 @@ public struct ChatToolCallItem: Hashable, Sendable, Identifiable {
         isError = call.isError == true
         self.decision = decision
         self.pendingApprovalID = call.output == nil ? pendingApprovalID : nil
+        diffs = call.diffs ?? []
+        diffSummaries = diffs.enumerated().map { DiffSummary($1, index: $0) }
         if call.output != nil {
             state = isError ? (decision?.decision == "deny" ? .denied : .failed) : .done
         } else if decision?.decision == "deny" {
@@ -132,6 +137,20 @@ public struct ChatToolCallItem: Hashable, Sendable, Identifiable {
         return canDecide ? "Claude waits for your approval." : "Waiting for an operator to approve this."
     }
 
+    // MARK: What a file edit changed
+
+    /// Whether the call carries the diff of what it changed.
+    public var hasDiffs: Bool { !diffSummaries.isEmpty }
+
+    /// The heading above the diffs.
+    public var diffTitle: String { "What it changed" }
+
+    /// `notes.txt · +1 −1` (or `2 files · +3 −1`), beside the call's state.
+    public var diffLine: String? { DiffSummary.line(diffSummaries) }
+
+    /// The diffs as the diff view draws them (parsed here: read it where it is shown, in the opened call).
+    public var diffFiles: [DiffFile] { diffs.enumerated().map { DiffFile($1, index: $0) } }
+
     public var reviewLabel: String { "Review" }
     public var reviewAccessibilityLabel: String { "Review the approval for \(name)" }
 
@@ -158,7 +177,7 @@ public struct ChatToolCallItem: Hashable, Sendable, Identifiable {
     public var showAllAccessibilityLabel: String? { showAllLabel.map { "\($0) of the output of \(name)" } }
 
     /// For VoiceOver: `Bash, ls -la, done`.
-    public var accessibilityLabel: String { [name, summary, stateText].filter { !$0.isEmpty }.joined(separator: ", ") }
+    public var accessibilityLabel: String { [name, summary, stateText, diffLine ?? ""].filter { !$0.isEmpty }.joined(separator: ", ") }
 
     /// One line that says what a tool call does: the command of Bash, the file of Read/Write/Edit, the pattern of
     /// Grep/Glob (with its path), the URL of WebFetch …; otherwise the first non-empty string of its input, or its JSON.
@@ -170,6 +189,9 @@ public struct ChatToolCallItem: Hashable, Sendable, Identifiable {
             guard let text = object[key]?.stringValue, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { continue }
             if key == "pattern", let path = object["path"]?.stringValue { return ChatFormat.firstLine(text + "  in " + path) }
             return ChatFormat.firstLine(text)
+        }
+        if let paths = object["paths"]?.arrayValue?.compactMap(\.stringValue), !paths.isEmpty {
+            return ChatFormat.firstLine(paths.joined(separator: ", "))
         }
         for member in object.members {
             if let text = member.value.stringValue, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return ChatFormat.firstLine(text) }

@@ -5,6 +5,8 @@ import RalphAPI
 public struct ConversationRow: Hashable, Sendable, Identifiable {
     public let id: String
     public let title: String
+    /// The agent it runs: `Claude Code`, `Codex`.
+    public let backendText: String
     public let isPinned: Bool
     public let isArchived: Bool
     /// `running`, `stalled` …; nil when the approvals badge says more (waiting for approvals).
@@ -25,6 +27,7 @@ public struct ConversationRow: Hashable, Sendable, Identifiable {
     public init(_ conversation: Conversation) {
         id = conversation.id
         title = ConversationWords.title(conversation)
+        backendText = ChatBackendChoice.title(conversation.backend)
         isPinned = conversation.pinned
         isArchived = conversation.archived
         let waiting = conversation.pendingApprovals > 0
@@ -41,9 +44,9 @@ public struct ConversationRow: Hashable, Sendable, Identifiable {
     /// `5m ago`.
     public func activity(now: Date) -> String { ChatFormat.relativeTime(lastActivityAt, now: now) }
 
-    /// Everything in one sentence, for VoiceOver: `Pinned. Fix the tests, running, 2 approvals, …/work/app, 5m ago`.
+    /// Everything in one sentence, for VoiceOver: `Pinned. Fix the tests, Claude Code, running, 2 approvals, …/work/app, 5m ago`.
     public func accessibilityLabel(now: Date) -> String {
-        let parts = [title, isArchived ? "archived" : nil, statusText, approvalsText, retryText, preview, shortPath, activity(now: now)]
+        let parts = [title, isArchived ? "archived" : nil, backendText, statusText, approvalsText, retryText, preview, shortPath, activity(now: now)]
         return (isPinned ? "Pinned. " : "") + parts.compactMap { $0 }.joined(separator: ", ")
     }
 }

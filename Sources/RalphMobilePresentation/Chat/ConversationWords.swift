@@ -39,9 +39,12 @@ public enum ConversationWords {
     /// `1 approval`, `3 approvals`.
     public static func approvals(_ count: Int) -> String { count == 1 ? "1 approval" : "\(count) approvals" }
 
-    /// What each permission mode of Claude Code means.
+    /// What each permission mode of Claude Code (and each approval policy of Codex) means.
     public static let permissionModes: [String: String] = [
         "default": "asks before edits, commands and network",
+        "untrusted": "asks before any command not known to be harmless, and before every file change (Codex's default)",
+        "on-request": "Codex decides when to ask",
+        "never": "never asks; what fails is not retried with approval (risky)",
         "manual": "the same as default, under its newer name",
         "acceptEdits": "file edits and simple file commands run without asking",
         "plan": "reads and plans only, no changes",

@@ -3,12 +3,14 @@ import Observation
 import RalphAPI
 import RalphMobileKit
 
-/// The "New conversation" form: where Claude works, an optional title, model and permission mode, and an optional first
+/// The "New conversation" form: which agent (Claude Code, Codex — those the server cannot run are shown disabled with
+/// why), where it works, an optional title, model and permission mode (the chosen agent's), and an optional first
 /// message. Checked as it is filled in; the server's refusal is put on the field it is about.
 @MainActor
 @Observable
 public final class NewConversationModel: Identifiable {
     public enum Field: String, Hashable, Sendable, CaseIterable {
+        case backend
         case directory
         case title
         case model
@@ -25,10 +27,16 @@ public final class NewConversationModel: Identifiable {
     public var permissionMode = "default"
     public var firstMessage = ""
 
-    /// `default` and the modes the server's claude accepts (read by ``loadAgent()``).
+    /// The agent the conversation runs (a ``ChatBackendChoice`` id); change it with ``choose(backend:)``.
+    public private(set) var backend = "claude"
+    /// The agents the server lists, in its order (Claude Code first); empty until ``loadAgent()`` read them, or when
+    /// the server lists none (then no `backend` is sent and the server runs its default).
+    public private(set) var backends: [ChatBackendChoice] = []
+    /// The chosen agent's default mode first (`default`, or `untrusted` for Codex), then the other modes it accepts.
     public private(set) var permissionModes = ["default"]
     /// Where the modes came from, said under the picker.
     public private(set) var permissionModesNote = "Asking the server which modes its claude accepts…"
+    @ObservationIgnored private var agents: [AgentInfo] = []
     /// Directories of recent conversations, newest first: quick choices for ``directory``.
     public let recentDirectories: [String]
     /// The server's refusal, by field (cleared when the form is sent again).
@@ -48,26 +56,50 @@ public final class NewConversationModel: Identifiable {
         self.recentDirectories = recentDirectories
     }
 
-    /// Reads which permission modes the server's claude accepts (`GET /api/health`).
+    /// Reads the agents the server runs and the permission modes each accepts (`GET /api/health`), and chooses the first
+    /// one that can be used unless the one chosen can.
     public func loadAgent() async {
         do {
-            let agent = try await client.health().agents?.first
-            guard let agent else {
-                permissionModesNote = "The server does not say which modes its claude accepts: only default is offered."
-                return
-            }
-            let modes = agent.permissionModes.filter { $0 != "default" }
-            permissionModes = ["default"] + modes
-            if let error = agent.error {
-                permissionModesNote =
-                    "The server could not ask \(agent.name) about itself (\(error))" + (modes.isEmpty ? ": only default is offered." : "; these are the modes it expects.")
-            } else {
-                permissionModesNote = "The modes \(agent.name)" + (agent.version.map { " " + $0 } ?? "") + " accepts."
-            }
+            agents = try await client.health().agents ?? []
         } catch {
             permissionModesNote = "The modes could not be read (\(error.description)): only default is offered."
+            return
+        }
+        backends = agents.map(ChatBackendChoice.init)
+        let current = backends.first { $0.id == backend }
+        if current?.isUsable != true, let usable = backends.first(where: \.isUsable) {
+            choose(backend: usable.id)
+        } else {
+            choose(backend: backend)
         }
     }
+
+    /// Chooses the agent: its modes replace the last one's (the mode goes back to its default when the new agent does
+    /// not take it).
+    public func choose(backend name: String) {
+        if backend != name { edited(.backend) }
+        backend = name
+        guard let agent = agents.first(where: { $0.name == name }) else {
+            permissionModesNote = "The server does not say which modes its \(name) accepts: only default is offered."
+            return
+        }
+        let choice = ChatBackendChoice(agent)
+        permissionModes = choice.permissionModes
+        if !permissionModes.contains(permissionMode) || permissionMode == "default" { permissionMode = permissionModes[0] }
+        if !choice.isUsable, let error = agent.error {
+            permissionModesNote = "\(choice.title) cannot be used on this server (\(error))."
+        } else if agent.error != nil {
+            permissionModesNote = "The server is still asking \(agent.name) which modes it accepts: these are the ones it expects."
+        } else {
+            permissionModesNote = "The modes \(agent.name)" + (agent.version.map { " " + $0 } ?? "") + " accepts."
+        }
+    }
+
+    /// The chosen agent in words (`Claude Code`, `Codex`), for the form's texts.
+    public var agentTitle: String { ChatBackendChoice.title(backend) }
+
+    /// The chosen agent, once the server listed it.
+    public var chosenBackend: ChatBackendChoice? { backends.first { $0.id == backend } }
 
     /// `plan — reads and plans only, no changes`.
     public func label(forMode mode: String) -> String { ConversationWords.permissionMode(mode) }
@@ -80,6 +112,7 @@ public final class NewConversationModel: Identifiable {
         var problems: [Field: String] = [:]
         let trimmedTitle = title.trimmingCharacters(in: .whitespacesAndNewlines)
         let trimmedModel = model.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let chosen = chosenBackend, let why = chosen.unavailableText { problems[.backend] = why }
         if directory.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { problems[.directory] = "Enter a directory (\".\" for the workspace root)." }
         if trimmedTitle.count > ConversationAction.maxTitleLength { problems[.title] = "At most 200 characters." }
         if !trimmedModel.isEmpty, trimmedModel.contains(where: \.isWhitespace) || trimmedModel.hasPrefix("-") || trimmedModel.count > 100 {
@@ -96,9 +129,10 @@ public final class NewConversationModel: Identifiable {
     public var request: CreateConversationRequest {
         let trimmedTitle = title.trimmingCharacters(in: .whitespacesAndNewlines)
         let trimmedModel = model.trimmingCharacters(in: .whitespacesAndNewlines)
+        let isDefaultMode = permissionMode == "default" || permissionMode == ChatBackendChoice.defaultMode(backend)
         return CreateConversationRequest(
             title: trimmedTitle.isEmpty ? nil : trimmedTitle, cwd: directory.trimmingCharacters(in: .whitespacesAndNewlines),
-            model: trimmedModel.isEmpty ? nil : trimmedModel, permissionMode: permissionMode == "default" ? nil : permissionMode
+            backend: backends.isEmpty ? nil : backend, model: trimmedModel.isEmpty ? nil : trimmedModel, permissionMode: isDefaultMode ? nil : permissionMode
         )
     }
 
@@ -133,6 +167,8 @@ public final class NewConversationModel: Identifiable {
         let message = error.description
         if case .invalidPath = error {
             serverProblems[.directory] = message
+        } else if message.contains("backend") {
+            serverProblems[.backend] = message
         } else if message.contains("cwd") {
             serverProblems[.directory] = message
         } else if message.contains("permission_mode") {

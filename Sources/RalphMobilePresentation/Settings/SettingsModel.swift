@@ -60,11 +60,7 @@ public final class SettingsModel {
                 )
             )
         }
-        for agent in health?.agents ?? [] {
-            var value = agent.name + (agent.version.map { " " + $0 } ?? "")
-            if let error = agent.error { value += " — could not ask it about itself: \(error)" }
-            rows.append(SettingsRow("Chats run", value, monospaced: agent.error == nil))
-        }
+        rows += agentRows
         return rows
     }
 

@@ -10,6 +10,8 @@ public struct ThemeColor: Hashable, Sendable {
     public enum Token: Hashable, Sendable {
         case background, surface, surfaceRaised, border
         case text, secondaryText, accent, onAccent, success, warning, danger, info
+        /// The backgrounds of a diff's added and removed lines.
+        case diffAdded, diffRemoved
         /// A hat's own colour (dots, bars, flow diagrams): the original app's hat colours.
         case hat(String)
         /// A hat's name written in its colour: the hat colour, lightened where needed to stay readable.
@@ -44,6 +46,13 @@ public struct ThemeColor: Hashable, Sendable {
     /// Complete, idle (the web dashboard shows these in its cyan too).
     public static let info = ThemeColor(.info)
 
+    /// Behind an added line of a diff: ``surface`` tinted with ``success``.
+    public static let diffAdded = ThemeColor(.diffAdded)
+    /// Behind a removed line of a diff: ``surface`` tinted with ``danger``.
+    public static let diffRemoved = ThemeColor(.diffRemoved)
+    /// How much of the line colour tints a diff line's background.
+    public static let diffTint = 0.16
+
     /// The original app's colour of a hat (planner cyan, builder purple, reviewer green, fixer pink, architect gold;
     /// other hats get a stable colour of their own, ``HatPalette``). For dots and bars; write a hat's name in
     /// ``hatLabel(_:)``.
@@ -65,6 +74,8 @@ public struct ThemeColor: Hashable, Sendable {
     public static let textColors: [ThemeColor] = [.text, .secondaryText, .accent, .success, .warning, .danger, .info]
     /// The colours text is written on.
     public static let backgrounds: [ThemeColor] = [.background, .surface, .surfaceRaised]
+    /// What a diff's lines are written on: the view's ``surface`` and the added and removed lines' tints.
+    public static let diffBackgrounds: [ThemeColor] = [.surface, .diffAdded, .diffRemoved]
     /// Text on a filled colour: (text, fill).
     public static let filledPairs: [(text: ThemeColor, fill: ThemeColor)] = [
         (.onAccent, .accent), (.onAccent, .danger), (.onAccent, .success), (.onAccent, .warning),
@@ -86,6 +97,8 @@ public struct ThemeColor: Hashable, Sendable {
         case .warning: return palette.warning
         case .danger: return palette.danger
         case .info: return palette.info
+        case .diffAdded: return palette.surface.mixed(with: palette.success, amount: Self.diffTint)
+        case .diffRemoved: return palette.surface.mixed(with: palette.danger, amount: Self.diffTint)
         case .hat(let name): return palette.hat(name)
         case .hatLabel(let name):
             let backgrounds = Self.backgrounds.map { $0.rgb(in: theme) }

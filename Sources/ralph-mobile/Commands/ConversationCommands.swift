@@ -38,16 +38,17 @@ struct ConversationsCommand: AsyncParsableCommand {
         @OptionGroup var server: ServerOptions
         @Option(help: "The working directory (absolute, or relative to the server's first workspace).") var cwd: String
         @Option(help: "A title (default: from the first message).") var title: String?
+        @Option(help: "The agent it runs: claude (the default) or codex (`ralph-mobile backends` lists them).") var backend: String?
         @Option(help: "The model to ask the CLI for.") var model: String?
         @Option(
             name: .customLong("permission-mode"),
-            help: "default, or a mode the server's CLI accepts (its /api/health lists them: acceptEdits, auto, bypassPermissions, manual, dontAsk, plan for 2.1.330)."
+            help: "default, or a mode the agent accepts (`ralph-mobile backends` lists them: plan, acceptEdits … for claude; untrusted, on-request, never for codex)."
         ) var permissionMode: String?
 
         @MainActor
         func run() async throws {
             try await withClient(server) { client in
-                let c = try await client.createConversation(CreateConversationRequest(title: title, cwd: cwd, model: model, permissionMode: permissionMode))
+                let c = try await client.createConversation(CreateConversationRequest(title: title, cwd: cwd, backend: backend, model: model, permissionMode: permissionMode))
                 say(c.id)
             }
         }
@@ -62,8 +63,8 @@ struct ConversationsCommand: AsyncParsableCommand {
 
         @MainActor
         func run() async throws {
-            let format = ChatFormat(theme: server.theme)
             try await withClient(server) { client in
+                let format = ChatFormat(theme: server.theme, agent: try await client.conversation(id).backend)
                 var page = try await client.messages(id, limit: 50)
                 var messages = page.items
                 while all, page.hasMore, let cursor = page.nextCursor {
@@ -187,7 +188,10 @@ struct ApprovalsCommand: AsyncParsableCommand {
                 let approvals = try await client.approvals(state: all ? nil : .pending, conversationID: conversation)
                 if json { return say(try SessionsCommand.prettyJSON(approvals)) }
                 if approvals.isEmpty { return say(server.theme.dim(all ? "no approvals" : "nothing waiting for approval")) }
-                for approval in approvals { say(format.approval(approval)) }
+                for approval in approvals {
+                    say(format.approval(approval))
+                    if approval.state == .pending, let diffs = approval.diffs, !diffs.isEmpty { say(format.diffs(diffs)) }
+                }
             }
         }
     }
@@ -230,103 +234,5 @@ struct ApprovalsCommand: AsyncParsableCommand {
             }
             if failed { throw ExitCode.failure }
         }
-    }
-}
-
-/// How conversations, messages and chat events look in the terminal.
-struct ChatFormat {
-    let theme: Theme
-
-    func status(_ status: ConversationStatus) -> String {
-        switch status {
-        case .idle: theme.dim("idle")
-        case .running: theme.paint("running", Theme.green, bold: true)
-        case .awaitingApproval: theme.paint("needs you", Theme.gold, bold: true)
-        case .stalled: theme.bad("stalled")
-        case .retrying: theme.paint("retrying", Theme.gold, bold: true)
-        }
-    }
-
-    /// The permission mode and the session rules, one rule per line.
-    func permissions(mode: String?, rules: [SessionRule]) -> String {
-        var lines = ["permission mode: \(mode ?? "default")"]
-        if rules.isEmpty { lines.append("no session rules: every call that needs approval asks") }
-        for rule in rules {
-            lines.append("  \(rule.id)  \(rule.rule.display)  — granted by \(rule.grantedBy), used \(rule.uses)×")
-        }
-        return lines.joined(separator: "\n")
-    }
-
-    func row(_ c: Conversation, width: Int) -> String {
-        let pin = c.pinned ? theme.paint("★", Theme.gold) : " "
-        let title = c.title.isEmpty ? theme.dim("(untitled)") : c.title
-        let cost = String(format: "$%.4f", c.totalCostUsd)
-        let line = "\(pin) \(theme.accent(c.id))  \(Text.pad(status(c.status), 10))  \(Text.dateTime(c.lastActivityAt))  \(theme.dim(cost))  \(title)  \(theme.dim(c.cwd))"
-        return Text.fit(line, width)
-    }
-
-    func message(_ m: ChatMessage) -> String {
-        var lines: [String] = []
-        switch m.role {
-        case .user: lines.append(theme.accent("you ›") + " " + m.text)
-        case .assistant: if !m.text.isEmpty { lines.append(theme.paint("claude ›", Theme.purple, bold: true) + " " + m.text) }
-        case .system: lines.append(theme.dim(m.text))
-        }
-        for call in m.toolCalls {
-            lines.append(toolLine(name: call.name, input: call.input))
-            if let output = call.output { lines.append(outputLine(output, isError: call.isError == true)) }
-        }
-        if let cost = m.costUsd { lines.append(theme.dim("  ✓ $" + String(format: "%.4f", cost) + (m.usage.map { " · \($0.inputTokens) in / \($0.outputTokens) out" } ?? ""))) }
-        return lines.joined(separator: "\n")
-    }
-
-    func toolLine(name: String, input: JSONValue) -> String {
-        "  " + theme.paint("⚙ \(name)", Theme.cyan) + " " + theme.dim(Text.cut(Self.summary(input), 160))
-    }
-
-    func outputLine(_ output: String, isError: Bool) -> String {
-        let lines = output.split(separator: "\n", omittingEmptySubsequences: false).prefix(3).map { Text.cut(String($0), 150) }
-        let text = lines.joined(separator: "\n      ")
-        return "    ↳ " + (isError ? theme.bad(text) : theme.dim(text))
-    }
-
-    func approval(_ a: Approval) -> String {
-        let state: String =
-            switch a.state {
-            case .pending: theme.paint("pending", Theme.gold, bold: true)
-            case .allowed: theme.good("allowed")
-            case .denied: theme.bad("denied")
-            case .cancelled: theme.dim("cancelled")
-            }
-        let rule = a.sessionRule.map { theme.dim("  (--session allows \($0.display))") } ?? ""
-        return "\(theme.accent(a.id))  \(state)  \(a.toolName)  \(theme.dim(Text.cut(Self.summary(a.input), 120)))  \(theme.dim("conversation \(a.conversationId)"))"
-            + rule
-    }
-
-    /// One line of auto-reply progress: state, cycles, messages, time, confidence, and why it stopped or paused.
-    func autoReply(_ p: AutoReplyProgress) -> String {
-        let state: String =
-            switch p.state {
-            case .running: theme.paint("running", Theme.green, bold: true)
-            case .paused: theme.paint("paused", Theme.gold, bold: true)
-            case .stopped: theme.dim("stopped")
-            }
-        var parts = ["auto-reply \(state)", p.mode.rawValue, "cycle \(p.iterations)/\(p.maxIterations)"]
-        parts.append("sent \(p.messages)" + (p.maxMessages.map { "/\($0)" } ?? ""))
-        parts.append(Text.duration(Double(p.elapsedSecs)) + (p.maxMinutes.map { " of \($0) min" } ?? ""))
-        if let c = p.confidence { parts.append(String(format: "confidence %.2f", c)) }
-        if let r = p.stopReason ?? p.pauseReason { parts.append(theme.paint(r.rawValue.replacingOccurrences(of: "_", with: " "), Theme.gold)) }
-        if let d = p.detail { parts.append(theme.dim(d)) }
-        return "  " + parts.joined(separator: " · ")
-    }
-
-    /// The part of a tool input a person needs to judge it: the command, the file, or the compact JSON.
-    static func summary(_ input: JSONValue) -> String {
-        if let object = input.objectValue {
-            for key in ["command", "file_path", "path", "url", "pattern", "query"] {
-                if let value = object[key]?.stringValue { return "\(key): \(value)" }
-            }
-        }
-        return String(decoding: JSONWriter.bytes(input), as: UTF8.self)
     }
 }

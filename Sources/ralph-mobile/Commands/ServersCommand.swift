@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RalphAPI
 import RalphMobileKit
 
 /// `ralph-mobile servers add|list|use|remove`: the servers this terminal knows.
@@ -28,12 +29,22 @@ struct Servers: AsyncParsableCommand {
         @MainActor
         func run() async throws {
             let key = apiKey ?? ProcessInfo.processInfo.environment["RALPH_MOBILE_API_KEY"]
-            let (profile, isDefault) = try await Config.withProfiles { profiles in
+            let (profile, isDefault, client) = try await Config.withProfiles { profiles in
                 let profile = try await profiles.add(name: name, url: url, apiKey: key)
-                return (profile, profiles.active?.id == profile.id)
+                return (profile, profiles.active?.id == profile.id, try? profiles.client(for: profile))
             }
             say("saved \(profile.name) → \(profile.url)\(profile.hasKey ? " (with key)" : "")\(isDefault ? ", the default server" : "")")
+            // What its conversations can run (details: `ralph-mobile backends`).
+            if let agents = try? await client?.health().agents, !agents.isEmpty {
+                say("chat backends: " + agents.map(Servers.describe).joined(separator: ", "))
+            }
         }
+    }
+
+    /// `claude 2.1.330`, `codex (not available)`, `claude (still being checked)`.
+    static func describe(_ agent: AgentInfo) -> String {
+        guard let error = agent.error else { return agent.name + (agent.version.map { " " + $0 } ?? "") }
+        return agent.name + (error.hasPrefix("still asking ") ? " (still being checked)" : " (not available)")
     }
 
     struct List: AsyncParsableCommand {

@@ -19,8 +19,10 @@ struct KitHarness: ServerHarness {
     let anthropic: FakeAnthropic
     let client: RalphClient
 
-    static func start(apiKey: String? = nil) async throws -> KitHarness {
-        let base = try await ClientTestServer.start("rm-kit", apiKey: apiKey, chat: true)
+    /// With `codex`, conversations created with `backend: "codex"` run the real Codex CLI against `fake-openai`; with
+    /// `codexCommand`, the server looks for Codex there (a path that does not exist makes it unavailable).
+    static func start(apiKey: String? = nil, codex: Bool = false, codexCommand: String? = nil) async throws -> KitHarness {
+        let base = try await ClientTestServer.start("rm-kit", apiKey: apiKey, chat: true, codex: codex, codexCommand: codexCommand)
         guard let anthropic = base.anthropic else { throw TestFailure("the chat server has no model API double") }
         return KitHarness(base: base, anthropic: anthropic, client: try base.client())
     }

@@ -13,6 +13,8 @@ struct ApprovalSheetView: View {
     @State private var error: String?
     @State private var working: ApprovalDecision?
     @State private var showsInput = false
+    /// The sheet's diffs, parsed once per change of the approval's diffs (not at every keystroke of the message).
+    @State private var diffFiles: [DiffFile] = []
 
     var body: some View {
         NavigationStack {
@@ -44,6 +46,9 @@ struct ApprovalSheetView: View {
                         }
                         .accessibilityElement(children: .combine)
                     }
+                    if sheet.hasDiffs {
+                        DiffListView(title: sheet.diffTitle, files: diffFiles)
+                    }
                     if let blocked = sheet.blockedPathLine {
                         Text(blocked).font(.footnote.monospaced())
                     }
@@ -74,6 +79,7 @@ struct ApprovalSheetView: View {
                 }
             }
             .onAppear { showsInput = sheet.fullInputStartsExpanded }
+            .onChange(of: sheet.approval.diffs, initial: true) { diffFiles = sheet.diffFiles }
         }
         .presentationDetents([.medium, .large])
     }
@@ -147,6 +153,14 @@ struct ApprovalSheetView: View {
         .sheet(isPresented: .constant(true)) {
             ApprovalSheetView(sheet: ChatFixtures.approvalSheet)
         }
+}
+
+#Preview("Edit with its diff") {
+    ApprovalSheetView(sheet: ApprovalSheet(DiffFixtures.editApproval, canDecide: true))
+}
+
+#Preview("Codex apply_patch") {
+    ApprovalSheetView(sheet: ApprovalSheet(DiffFixtures.patchApproval, canDecide: true))
 }
 
 #Preview("Long rule") {

@@ -123,6 +123,12 @@ struct ApprovalRowView: View {
                         Text(row.toolName).font(.subheadline.bold())
                         Text(row.summary).font(.subheadline.monospaced()).lineLimit(1)
                     }
+                    if let diff = row.diffSummary {
+                        Text(diff)
+                            .font(.caption.monospaced())
+                            .foregroundStyle(Color(theme: .secondaryText))
+                            .lineLimit(1)
+                    }
                     Text(row.subtitle(now: now))
                         .font(.caption)
                         .foregroundStyle(Color(theme: .secondaryText))

@@ -1,7 +1,7 @@
 import RalphMobilePresentation
 import SwiftUI
 
-/// The top of a chat: where it runs, status, queue, cost, the live connection, and what the agent is doing now.
+/// The top of a chat: where it runs, the agent, status, queue, cost, the live connection, and what the agent is doing now.
 struct ChatHeaderView: View {
     let header: ChatHeader
     let workingLine: String?
@@ -17,6 +17,9 @@ struct ChatHeaderView: View {
                     .help(header.path ?? "")
             }
             HStack(spacing: 8) {
+                if let backend = header.backendText {
+                    Text(backend).font(.caption.weight(.semibold))
+                }
                 ChatBadge(text: header.statusText, tone: header.statusTone)
                 if let queued = header.queuedText {
                     Text(queued).font(.caption)

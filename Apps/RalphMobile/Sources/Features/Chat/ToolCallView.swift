@@ -1,8 +1,8 @@
 import RalphMobilePresentation
 import SwiftUI
 
-/// A tool call: one line (name, what it does, state) that opens onto its input, how its approval was answered, and its
-/// output; a long output shows its start until "Show all".
+/// A tool call: one line (name, what it does, state, and for a file edit what it changed) that opens onto its input, how
+/// its approval was answered, the diff of what it changed, and its output; a long output shows its start until "Show all".
 struct ToolCallView: View {
     let item: ChatToolCallItem
     let canDecide: Bool
@@ -16,19 +16,27 @@ struct ToolCallView: View {
             DisclosureGroup(isExpanded: $isExpanded) {
                 details
             } label: {
-                HStack(spacing: 6) {
-                    Image(systemName: "gearshape")
-                        .foregroundStyle(Color(theme: .secondaryText))
-                        .accessibilityHidden(true)
-                    Text(item.name)
-                        .font(.subheadline.weight(.semibold))
-                    Text(item.summary)
-                        .font(.subheadline.monospaced())
-                        .lineLimit(1)
-                        .truncationMode(.middle)
-                        .foregroundStyle(Color(theme: .secondaryText))
-                    Spacer(minLength: 4)
-                    ChatBadge(text: item.stateText, tone: item.tone)
+                VStack(alignment: .leading, spacing: 2) {
+                    HStack(spacing: 6) {
+                        Image(systemName: "gearshape")
+                            .foregroundStyle(Color(theme: .secondaryText))
+                            .accessibilityHidden(true)
+                        Text(item.name)
+                            .font(.subheadline.weight(.semibold))
+                        Text(item.summary)
+                            .font(.subheadline.monospaced())
+                            .lineLimit(1)
+                            .truncationMode(.middle)
+                            .foregroundStyle(Color(theme: .secondaryText))
+                        Spacer(minLength: 4)
+                        ChatBadge(text: item.stateText, tone: item.tone)
+                    }
+                    if let diff = item.diffLine {
+                        Text(diff)
+                            .font(.caption.monospaced())
+                            .foregroundStyle(Color(theme: .secondaryText))
+                            .lineLimit(1)
+                    }
                 }
                 .accessibilityElement(children: .ignore)
                 .accessibilityLabel(item.accessibilityLabel)
@@ -64,6 +72,9 @@ struct ToolCallView: View {
                     .font(.footnote)
                     .foregroundStyle(Color(theme: .secondaryText))
             }
+            if item.hasDiffs {
+                DiffListView(title: item.diffTitle, files: item.diffFiles)
+            }
             if let preview = item.outputPreview, let output = item.output {
                 Text(item.outputTitle).font(.caption.bold())
                 ScrollView(.horizontal) {
@@ -89,6 +100,9 @@ struct ToolCallView: View {
             ForEach(ChatFixtures.turns.flatMap(\.replies).flatMap(\.tools)) { item in
                 ToolCallView(item: item, canDecide: true)
             }
+            ToolCallView(
+                item: ChatToolCallItem(DiffFixtures.appliedEdit, turnRunning: false, pendingApprovalID: nil, decision: nil), canDecide: true
+            )
         }
         .padding()
     }

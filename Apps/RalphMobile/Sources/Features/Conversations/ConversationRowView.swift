@@ -1,8 +1,8 @@
 import RalphMobilePresentation
 import SwiftUI
 
-/// One conversation in the list: title (★ when pinned), status or waiting approvals, the retry line, the last message,
-/// where it runs, and how long ago it was active.
+/// One conversation in the list: title (★ when pinned), status or waiting approvals, the agent, the retry line, the last
+/// message, where it runs, and how long ago it was active.
 struct ConversationRowView: View {
     let row: ConversationRow
 
@@ -34,6 +34,9 @@ struct ConversationRowView: View {
                     if let approvals = row.approvalsText {
                         ChatBadge(text: approvals, tone: .attention)
                     }
+                    Text(row.backendText)
+                        .font(.caption.weight(.semibold))
+                        .foregroundStyle(Color(theme: .secondaryText))
                     Text(row.shortPath)
                         .font(.caption.monospaced())
                         .foregroundStyle(Color(theme: .secondaryText))
@@ -59,7 +62,7 @@ struct ConversationRowView: View {
 }
 
 #Preview {
-    List(ChatFixtures.rows) { row in
+    List(ChatFixtures.rows + [ConversationRow(DiffFixtures.codexConversation)]) { row in
         ConversationRowView(row: row)
     }
 }

@@ -2,7 +2,8 @@ import RalphAPI
 import RalphMobilePresentation
 import SwiftUI
 
-/// The "New conversation" form: where Claude works, an optional title, model and permission mode, and a first message.
+/// The "New conversation" form: the agent (those the server cannot run shown disabled with why), where it works, an
+/// optional title, model and permission mode (the agent's), and a first message.
 struct NewConversationView: View {
     @Bindable var form: NewConversationModel
     /// The conversation made, and why its first message was not sent (if it was not).
@@ -12,6 +13,18 @@ struct NewConversationView: View {
 
     var body: some View {
         Form {
+            if !form.backends.isEmpty {
+                Section {
+                    ForEach(form.backends) { choice in
+                        BackendChoiceRow(choice: choice, isChosen: choice.id == form.backend) {
+                            form.choose(backend: choice.id)
+                        }
+                    }
+                    problem(.backend)
+                } header: {
+                    Text("Agent")
+                }
+            }
             Section {
                 TextField("Working directory", text: $form.directory)
                     .textInputAutocapitalization(.never)
@@ -64,7 +77,7 @@ struct NewConversationView: View {
                 Text(form.permissionModesNote)
             }
             Section("First message (optional)") {
-                TextField("What Claude should do first", text: $form.firstMessage, axis: .vertical)
+                TextField("What \(form.agentTitle) should do first", text: $form.firstMessage, axis: .vertical)
                     .lineLimit(3...8)
                 problem(.firstMessage)
             }
@@ -99,6 +112,47 @@ struct NewConversationView: View {
             Text(message)
                 .font(.footnote)
                 .foregroundStyle(Color(theme: .danger))
+        }
+    }
+}
+
+/// One agent of the picker: its name and version with a checkmark when chosen; one the server cannot run is disabled,
+/// with why under it.
+struct BackendChoiceRow: View {
+    let choice: ChatBackendChoice
+    let isChosen: Bool
+    var onChoose: @MainActor () -> Void = {}
+
+    var body: some View {
+        Button(action: onChoose) {
+            HStack {
+                VStack(alignment: .leading, spacing: 2) {
+                    Text(choice.label)
+                        .foregroundStyle(Color(theme: choice.isUsable ? .text : .secondaryText))
+                    if let why = choice.unavailableText {
+                        Text(why)
+                            .font(.footnote)
+                            .foregroundStyle(Color(theme: .danger))
+                    }
+                }
+                Spacer()
+                if isChosen {
+                    Image(systemName: "checkmark")
+                        .foregroundStyle(Color(theme: .accent))
+                        .accessibilityHidden(true)
+                }
+            }
+        }
+        .disabled(!choice.isUsable)
+        .accessibilityLabel(choice.accessibilityLabel)
+        .accessibilityAddTraits(isChosen ? .isSelected : [])
+    }
+}
+
+#Preview("Agents") {
+    Form {
+        ForEach(DiffFixtures.agents.map(ChatBackendChoice.init)) { choice in
+            BackendChoiceRow(choice: choice, isChosen: choice.id == "claude")
         }
     }
 }

@@ -117,7 +117,7 @@ public struct ApprovalSheet: Hashable, Sendable, Identifiable {
 
     public var allowLabel: String { "Allow" }
     public var denyLabel: String { "Deny" }
-    public var denyMessageLabel: String { "Message to Claude if you deny (optional)" }
+    public var denyMessageLabel: String { "Message to the agent if you deny (optional)" }
     public var denyMessagePlaceholder: String { "e.g. Not in this folder — use the tests directory instead" }
 
     /// The rule "allow for this session" grants, as a person reads it (`Bash(touch a.txt)`).

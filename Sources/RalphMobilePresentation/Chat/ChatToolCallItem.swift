@@ -134,7 +134,7 @@ public struct ChatToolCallItem: Hashable, Sendable, Identifiable {
     /// Under a call waiting for its approval: what the person can do about it.
     public func waitingText(canDecide: Bool) -> String? {
         guard state == .awaitingApproval else { return nil }
-        return canDecide ? "Claude waits for your approval." : "Waiting for an operator to approve this."
+        return canDecide ? "The agent waits for your approval." : "Waiting for an operator to approve this."
     }
 
     // MARK: What a file edit changed

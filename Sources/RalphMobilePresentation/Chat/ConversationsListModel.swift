@@ -62,7 +62,7 @@ public final class ConversationsListModel: LiveFeed, ActionReporting {
         let title = showArchived ? "No conversations yet." : "No conversations yet (archived ones are hidden)."
         let detail =
             capabilities.canChat
-            ? "Start one with “New conversation”: pick a folder of the workspace and talk to Claude Code there."
+            ? "Start one with “New conversation”: pick a folder of the workspace and talk to Claude Code or Codex there."
             : "An operator can start one; you will see it here."
         return (title, detail)
     }

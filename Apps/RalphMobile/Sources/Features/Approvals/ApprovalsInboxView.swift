@@ -167,7 +167,7 @@ struct BatchDecisionView: View {
                     }
                 }
                 if confirmation.asksForMessage {
-                    Section("Message to Claude (optional, sent with each)") {
+                    Section("Message to the agent (optional, sent with each)") {
                         TextField("e.g. Stop and wait for me", text: $message, axis: .vertical)
                     }
                 }

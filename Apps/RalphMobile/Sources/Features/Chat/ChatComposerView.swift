@@ -34,7 +34,7 @@ struct ChatComposerView: View {
                     .focused($focused)
                     .padding(10)
                     .background(Color(theme: .surfaceRaised), in: RoundedRectangle(cornerRadius: 10))
-                    .accessibilityLabel("Message to Claude")
+                    .accessibilityLabel("Message to the agent")
                 if let error {
                     Text(error)
                         .font(.caption)

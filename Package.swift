@@ -15,6 +15,7 @@ let hummingbirdTesting: Target.Dependency = .product(name: "HummingbirdTesting",
 let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
 let deque: Target.Dependency = .product(name: "DequeModule", package: "swift-collections")
 let grdb: Target.Dependency = .product(name: "GRDB", package: "GRDB.swift")
+let postgresNIO: Target.Dependency = .product(name: "PostgresNIO", package: "postgres-nio")
 let asyncHTTPClient: Target.Dependency = .product(name: "AsyncHTTPClient", package: "async-http-client")
 let nioSSL: Target.Dependency = .product(name: "NIOSSL", package: "swift-nio-ssl")
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
@@ -44,6 +45,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
@@ -101,6 +103,8 @@ let package = Package(
             dependencies: ["RalphAPI", crypto],
             swiftSettings: swiftSettings
         ),
+        // The stores' SQL database, embedded SQLite (GRDB) or a shared PostgreSQL (postgres-nio), behind one interface.
+        .target(name: "SQLStore", dependencies: [grdb, postgresNIO, logging], swiftSettings: swiftSettings),
         // Hummingbird application: routes, auth, SSE, event hub.
         .target(
             name: "RalphMobileServer",
@@ -154,6 +158,7 @@ let package = Package(
         ),
         .testTarget(name: "RalphSimulatorTests", dependencies: ["RalphSimulator", "RalphFiles"], swiftSettings: swiftSettings),
         .testTarget(name: "AgentRunnerTests", dependencies: ["AgentRunner", "RalphAPI"], swiftSettings: swiftSettings),
+        .testTarget(name: "SQLStoreTests", dependencies: ["SQLStore", "TestSupport"], swiftSettings: swiftSettings),
         // Real servers on port 0, temporary directories and polling helpers, shared by the server and client tests.
         .target(
             name: "TestSupport",

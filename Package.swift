@@ -108,7 +108,7 @@ let package = Package(
         // Hummingbird application: routes, auth, SSE, event hub.
         .target(
             name: "RalphMobileServer",
-            dependencies: ["RalphAPI", "RalphFiles", "RalphSimulator", "AgentRunner", "RalphNotify", hummingbird, crypto, logging,
+            dependencies: ["RalphAPI", "RalphFiles", "RalphSimulator", "AgentRunner", "RalphNotify", "SQLStore", hummingbird, crypto, logging,
                 serviceLifecycle, deque, grdb, asyncHTTPClient, nioSSL],
             // The web dashboard: plain HTML, CSS and JavaScript modules, no build step.
             resources: [.copy("Resources/web")],
@@ -191,7 +191,7 @@ let package = Package(
             name: "RalphMobileServerTests",
             dependencies: [
                 "RalphMobileServer", "RalphSimulator", "TestSupport", "AgentRunner",
-                grdb, crypto,
+                grdb, crypto, "SQLStore",
                 asyncHTTPClient,
                 // In-process router tests (`app.test(.router)`): request/response rules without a socket.
                 hummingbirdTesting,

@@ -59,8 +59,21 @@ public final class PostgresDatabase: SQLDatabase {
     static func failing<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
+        } catch let error as PostgresTransactionError {
+            // The transaction's own error comes out as it was thrown (a store's error stays the store's).
+            guard let cause = error.closureError ?? error.beginError ?? error.commitError ?? error.rollbackError else { throw error }
+            if let psql = cause as? PSQLError { throw Self.classified(psql) }
+            throw cause
         } catch let error as PSQLError {
-            throw SQLError.failed(Self.words(error))
+            throw Self.classified(error)
+        }
+    }
+
+    static func classified(_ error: PSQLError) -> SQLError {
+        switch error.serverInfo?[.sqlState] {
+        case "23503": .foreignKey(Self.words(error))
+        case "23505": .unique(Self.words(error))
+        default: .failed(Self.words(error))
         }
     }
 

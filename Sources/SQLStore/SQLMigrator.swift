@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// Schema changes by name, applied once each, in order, on either dialect; the names applied are kept in
 /// `grdb_migrations` (the table GRDB's migrator kept, so an existing SQLite file goes on where it was).
@@ -59,5 +60,42 @@ public struct SQLMigrator: Sendable {
         }
         if !current.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { statements.append(current) }
         return statements.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+    }
+}
+
+extension SQLMigrator {
+    /// The names applied to `database` that this build does not know (it was written by a newer server).
+    public func unknownMigrations(_ database: any SQLDatabase) async throws -> [String] {
+        let known = Set(migrations.map(\.name))
+        let exists: Bool
+        switch database.dialect {
+        case .sqlite: exists = !(try await database.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'")).isEmpty
+        case .postgres: exists = !(try await database.query("SELECT 1 FROM pg_tables WHERE tablename = 'grdb_migrations'")).isEmpty
+        }
+        guard exists else { return [] }
+        return try await database.query("SELECT identifier FROM grdb_migrations").map { try $0.string("identifier") }.filter { !known.contains($0) }
+    }
+
+    /// ``migrate(_:)`` for a SQLite file at startup, before anything async runs (blocking: GRDB's writer, one
+    /// transaction); with `upTo`, only the migrations up to that one (an older schema, for tests of upgrades).
+    public func migrate(sqlite: SQLiteDatabase, upTo last: String? = nil) throws {
+        let wanted = last.flatMap { name in migrations.firstIndex { $0.name == name }.map { Array(migrations[...$0]) } } ?? migrations
+        try sqlite.pool.write { db in
+            try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+            let done = Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
+            for migration in wanted where !done.contains(migration.name) {
+                for statement in migration.statements(for: .sqlite) { try db.execute(sql: statement) }
+                try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [migration.name])
+            }
+        }
+    }
+
+    /// The names applied to a SQLite file this build does not know, nil when it has none applied.
+    public func unknownMigrations(sqlite: SQLiteDatabase) throws -> [String]? {
+        let known = Set(migrations.map(\.name))
+        return try sqlite.pool.read { db in
+            guard try db.tableExists("grdb_migrations") else { return nil }
+            return try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations").filter { !known.contains($0) }
+        }
     }
 }

@@ -26,7 +26,7 @@ extension SQLValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Exp
 }
 
 /// A Swift value that binds as a ``SQLValue`` (`nil` optionals as NULL).
-public protocol SQLBindable {
+public protocol SQLBindable: Sendable {
     var sqlValue: SQLValue { get }
 }
 

@@ -48,11 +48,13 @@ public final class SQLiteDatabase: SQLDatabase {
         var dialect: SQLDialect { .sqlite }
 
         func execute(_ sql: String, _ arguments: [SQLValue]) async throws {
-            try await pool.writeWithoutTransaction { db in try db.execute(sql: sql, arguments: SQLiteDatabase.arguments(arguments)) }
+            try await SQLiteDatabase.classified {
+                try await pool.writeWithoutTransaction { db in try db.execute(sql: sql, arguments: SQLiteDatabase.arguments(arguments)) }
+            }
         }
 
         func query(_ sql: String, _ arguments: [SQLValue]) async throws -> [SQLRow] {
-            try await pool.writeWithoutTransaction { db in try SQLiteDatabase.rows(db, sql, arguments) }
+            try await SQLiteDatabase.classified { try await pool.writeWithoutTransaction { db in try SQLiteDatabase.rows(db, sql, arguments) } }
         }
     }
 
@@ -67,6 +69,24 @@ public final class SQLiteDatabase: SQLDatabase {
 
         func query(_ sql: String, _ arguments: [SQLValue]) async throws -> [SQLRow] {
             try await pool.read { db in try SQLiteDatabase.rows(db, sql, arguments) }
+        }
+    }
+
+    /// What went wrong, in SQLite's words when it was SQLite.
+    public static func words(_ error: any Error) -> String {
+        (error as? DatabaseError).map { $0.message ?? $0.description } ?? String(describing: error)
+    }
+
+    /// `body`'s constraint failures as ``SQLError/foreignKey(_:)`` and ``SQLError/unique(_:)``.
+    static func classified<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY {
+            throw SQLError.foreignKey(error.message ?? "\(error)")
+        } catch let error as DatabaseError
+            where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY
+        {
+            throw SQLError.unique(error.message ?? "\(error)")
         }
     }
 

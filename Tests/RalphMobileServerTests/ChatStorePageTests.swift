@@ -10,8 +10,8 @@ import Testing
 
     // MARK: - Conversation pages
 
-    @Test func conversationPagesVisitEveryIdOnceEvenWhenTimesTie() async throws {
-        let store = try ChatStore(path: path)
+    @Test(arguments: StoreDatabase.allCases) func conversationPagesVisitEveryIdOnceEvenWhenTimesTie(_ database: StoreDatabase) async throws {
+        let store = try await store(database)
         // 200 share one time; 50 have their own, before and after it. Inserted in a scrambled but fixed order: index
         // i * 97 mod 250 (97 and 250 share no factor, so every index comes once).
         let made = (0..<200).map { Self.conversation("tie-\($0)", activity: Self.t0) }
@@ -42,8 +42,8 @@ import Testing
         #expect(seen == expected)
     }
 
-    @Test func pinnedAndArchivedFilters() async throws {
-        let store = try ChatStore(path: path)
+    @Test(arguments: StoreDatabase.allCases) func pinnedAndArchivedFilters(_ database: StoreDatabase) async throws {
+        let store = try await store(database)
         var writes: [ChatWrite] = []
         for i in 0..<20 {
             writes.append(.conversation(Self.conversation("c\(i)", activity: Self.time(i % 3), pinned: i % 4 == 0, archived: i % 5 == 0)))
@@ -73,8 +73,8 @@ import Testing
 
     // MARK: - Message pages
 
-    @Test func loadEarlierVisitsEveryMessageOnceInChronologicalPages() async throws {
-        let store = try ChatStore(path: path)
+    @Test(arguments: StoreDatabase.allCases) func loadEarlierVisitsEveryMessageOnceInChronologicalPages(_ database: StoreDatabase) async throws {
+        let store = try await store(database)
         try await store.commit([.conversation(Self.conversation("c")), .conversation(Self.conversation("other"))])
         let ids = (0..<500).map { "m\($0)" }
         for chunk in stride(from: 0, to: 500, by: 50) {
@@ -108,8 +108,8 @@ import Testing
         #expect(try await store.messageCount(conversationID: "c") == 500)
     }
 
-    @Test func upsertKeepsAMessageInItsPlace() async throws {
-        let store = try ChatStore(path: path)
+    @Test(arguments: StoreDatabase.allCases) func upsertKeepsAMessageInItsPlace(_ database: StoreDatabase) async throws {
+        let store = try await store(database)
         try await store.commit([
             .conversation(Self.conversation("c")), .message(Self.message("a", in: "c", at: Self.time(1))),
             .message(Self.message("b", in: "c", at: Self.time(2))), .message(Self.message("c", in: "c", at: Self.time(3))),
@@ -137,8 +137,8 @@ import Testing
 
     // MARK: - Cursors
 
-    @Test func badCursorsAreRejected() async throws {
-        let store = try ChatStore(path: path)
+    @Test(arguments: StoreDatabase.allCases) func badCursorsAreRejected(_ database: StoreDatabase) async throws {
+        let store = try await store(database)
         try await store.commit((0..<3).map { .conversation(Self.conversation("c\($0)")) } + (0..<3).map { .message(Self.message("m\($0)", in: "c0")) })
         let conversationCursor = try #require(try await store.conversations(limit: 1, cursor: nil, pinned: nil, includeArchived: false).nextCursor)
         let messageCursor = try #require(try await store.messages(conversationID: "c0", before: nil, limit: 1).nextCursor)

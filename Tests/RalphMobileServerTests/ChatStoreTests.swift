@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SQLStore
 import RalphAPI
 import Testing
 
@@ -16,8 +17,8 @@ import Glibc
 
     // MARK: - Round trips
 
-    @Test func everyTypeRoundTripsWithJSONFieldsAndNils() async throws {
-        let store = try ChatStore(path: path)
+    @Test(arguments: StoreDatabase.allCases) func everyTypeRoundTripsWithJSONFieldsAndNils(_ database: StoreDatabase) async throws {
+        let store = try await store(database)
         let full = Conversation(
             id: "c-full", title: "Fix the build", titleIsCustom: true, cwd: "/work/proj", backend: "claude", model: "opus",
             permissionMode: "acceptEdits", pinned: true, archived: false, createdAt: Self.time(0), updatedAt: Self.time(5),
@@ -104,8 +105,8 @@ import Glibc
         }
     }
 
-    @Test func autoReplyRowsRoundTripAndGoWithTheirConversation() async throws {
-        let store = try ChatStore(path: path)
+    @Test(arguments: StoreDatabase.allCases) func autoReplyRowsRoundTripAndGoWithTheirConversation(_ database: StoreDatabase) async throws {
+        let store = try await store(database)
         try await store.commit([.conversation(Self.conversation("c")), .conversation(Self.conversation("d"))])
         #expect(try await store.autoReply(conversationID: "c") == nil)
         try await store.commit([.autoReply(conversationID: "c", settings: Array(#"{"mode":"hybrid"}"#.utf8), loop: nil)])
@@ -126,31 +127,31 @@ import Glibc
 
     static let migrations = ["v1-conversations-messages-turns-approvals-events", "v2-auto-reply", "v3-agent-facts-session-rules-turn-origin", "v4-notifications", "v5-live-activities", "v6-approval-diffs"]
 
-    @Test func migrationsRunOnceAndReopeningKeepsTheData() async throws {
+    @Test(arguments: StoreDatabase.allCases) func migrationsRunOnceAndReopeningKeepsTheData(_ database: StoreDatabase) async throws {
         do {
-            let store = try ChatStore(path: path)
+            let store = try await store(database)
             #expect(try await store.appliedMigrations() == Self.migrations)
             try await store.commit([.conversation(Self.conversation("c")), .message(Self.message("m", in: "c")), Self.event("c", 1)])
         }
         for _ in 0..<2 {
-            let store = try ChatStore(path: path)
+            let store = try await store(database)
             #expect(try await store.appliedMigrations() == Self.migrations)
             #expect(try await store.conversation(id: "c") == Self.conversation("c"))
             #expect(try await store.message(id: "m") == Self.message("m", in: "c"))
             #expect(try await store.lastEventSeq(conversationID: "c") == 1)
         }
         // Two stores on one file (a pool each) see each other's writes.
-        let a = try ChatStore(path: path)
-        let b = try ChatStore(path: path)
+        let a = try await store(database)
+        let b = try await store(database)
         try await a.commit([Self.event("c", 2)])
         #expect(try await b.commit([Self.event("c", 3)]).map(\.seq) == [3])
     }
 
     @Test func aDatabaseOfTheEarlierSchemaIsUpgradedKeepingItsRows() async throws {
         do {
-            let queue = try DatabaseQueue(path: path)
-            try ChatSchema.migrator.migrate(queue, upTo: "v2-auto-reply")
-            try await queue.write { db in
+            let sqlite = try SQLiteDatabase(path: path)
+            try ChatSchema.migrator.migrate(sqlite: sqlite, upTo: "v2-auto-reply")
+            try await sqlite.pool.write { db in
                 try db.execute(
                     sql: """
                         INSERT INTO conversations (id, title, title_is_custom, cwd, backend, pinned, archived, created_at, updated_at,

@@ -10,9 +10,9 @@ import Testing
 
     // MARK: - Event sequence numbers
 
-    @Test func eventSeqsAreGapFreeAndSurviveARestart() async throws {
+    @Test(arguments: StoreDatabase.allCases) func eventSeqsAreGapFreeAndSurviveARestart(_ database: StoreDatabase) async throws {
         do {
-            let store = try ChatStore(path: path)
+            let store = try await store(database)
             try await store.commit([.conversation(Self.conversation("a")), .conversation(Self.conversation("b"))])
             #expect(try await store.lastEventSeq(conversationID: "a") == 0)
             let first = try await store.commit([Self.event("a", 1), Self.event("b", 1), Self.event("a", 2), Self.event("a", 3)])
@@ -23,7 +23,7 @@ import Testing
             try await store.commit([.deleteConversation("b")])
             #expect(try await store.lastEventSeq(conversationID: "a") == 4)
         }
-        let reopened = try ChatStore(path: path)
+        let reopened = try await store(database)
         #expect(try await reopened.lastEventSeq(conversationID: "a") == 4)
         let next = try await reopened.commit([Self.event("a", 5), Self.event("a", 6)])
         #expect(next.map(\.seq) == [5, 6])
@@ -37,8 +37,8 @@ import Testing
         #expect(try await reopened.events(conversationID: "a", after: 0, limit: 0).isEmpty)
     }
 
-    @Test func concurrentCommitsNeverShareASeq() async throws {
-        let store = try ChatStore(path: path)
+    @Test(arguments: StoreDatabase.allCases) func concurrentCommitsNeverShareASeq(_ database: StoreDatabase) async throws {
+        let store = try await store(database)
         try await store.commit([.conversation(Self.conversation("c"))])
         let tasks = 8
         let commitsPerTask = 25
@@ -67,8 +67,8 @@ import Testing
 
     // MARK: - Transactions
 
-    @Test func aFailingWriteLeavesNothingOfItsBatch() async throws {
-        let store = try ChatStore(path: path)
+    @Test(arguments: StoreDatabase.allCases) func aFailingWriteLeavesNothingOfItsBatch(_ database: StoreDatabase) async throws {
+        let store = try await store(database)
         try await store.commit([.conversation(Self.conversation("c")), Self.event("c", 1)])
         let failure = await #expect(throws: ChatStore.StoreError.self) {
             try await store.commit([
@@ -95,8 +95,8 @@ import Testing
     }
     // MARK: - Deletes
 
-    @Test func deletingAConversationRemovesEverythingOfIt() async throws {
-        let store = try ChatStore(path: path)
+    @Test(arguments: StoreDatabase.allCases) func deletingAConversationRemovesEverythingOfIt(_ database: StoreDatabase) async throws {
+        let store = try await store(database)
         func everything(_ c: String) -> [ChatWrite] {
             [
                 .conversation(Self.conversation(c)), .turn(Turn(id: "t-\(c)", conversationId: c, text: "hi", state: .running, createdAt: Self.t0)),

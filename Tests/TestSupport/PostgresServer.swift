@@ -67,6 +67,14 @@ public final class PostgresServer: Sendable {
         return "postgres://\(user)@127.0.0.1:\(port)/\(name)"
     }
 
+    /// The database `name`, created on first use; its URL.
+    public func database(named name: String) async throws -> String {
+        let url = "postgres://\(user)@127.0.0.1:\(port)/\(name)"
+        let exists = try await run("psql", ["-h", "127.0.0.1", "-p", String(port), "-U", user, "-d", "postgres", "-tAc", "SELECT 1 FROM pg_database WHERE datname = '\(name)'"])
+        if exists.trimmingCharacters(in: .whitespacesAndNewlines) != "1" { return try await makeDatabase(name) }
+        return url
+    }
+
     /// Stops the server (fast: connections are cut) and starts it again on the same port and data.
     public func restart(downFor seconds: Double = 0) async throws {
         try await run("pg_ctl", ["-D", directory + "/data", "-m", "fast", "-w", "stop"])

@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
 import RalphAPI
+import SQLStore
 
 #if canImport(Glibc)
 import Glibc
@@ -8,12 +8,13 @@ import Glibc
 import Darwin
 #endif
 
-/// Conversations, messages, turns, approvals and conversation events, persisted in one SQLite file through GRDB.
+/// Conversations, messages, turns, approvals and conversation events, in the server's database: one SQLite file
+/// (the default) or a PostgreSQL database several servers share, through ``SQLDatabase`` — the same statements on both.
 ///
-/// The file is a WAL database (mode 0600) opened with a `DatabasePool`: reads run concurrently with the one writer,
-/// and every write goes through ``commit(_:)``, one transaction per batch. All async methods run their SQL on GRDB's
-/// own dispatch queues, never on the Swift concurrency cooperative threads. The schema and its migrations are in
-/// ``ChatSchema``; the page cursors in ``ChatCursor``.
+/// Every write goes through ``commit(_:)``, one transaction per batch; transactions of one server run one at a time.
+/// Neither database is touched on the Swift concurrency cooperative threads' time: SQLite work runs on GRDB's queues,
+/// PostgreSQL's over the network. The schema and its migrations are in ``ChatSchema``; the page cursors in
+/// ``ChatCursor``.
 public final class ChatStore: Sendable {
     /// Why the store could not open its file or read a row.
     public enum StoreError: Error, CustomStringConvertible, Equatable {
@@ -33,12 +34,13 @@ public final class ChatStore: Sendable {
         }
     }
 
-    /// The database file.
+    /// Where the data is: the SQLite file's path, or the PostgreSQL URL without its password.
     public let path: String
-    /// Internal so that the notification outbox, which lives in the same file, shares the one writer.
-    let pool: DatabasePool
+    /// Internal so that the notification outbox and the Live Activities, which live in the same database, share its
+    /// transactions.
+    let database: any SQLDatabase
 
-    /// Opens the database at `path`, creating it (mode 0600) if needed, and brings its schema up to date.
+    /// Opens the SQLite database at `path`, creating it (mode 0600) if needed, and brings its schema up to date.
     ///
     /// The parent directory must exist. Blocking (file system and SQLite work): call it at startup, not from a task
     /// on the cooperative pool.
@@ -48,35 +50,48 @@ public final class ChatStore: Sendable {
     public init(path: String) throws {
         self.path = path
         try Self.prepareFile(path)
-        var configuration = Configuration()
-        configuration.label = "ChatStore"
-        configuration.foreignKeysEnabled = true
-        // Another process (a second server by mistake, a `sqlite3` shell) may hold the write lock for a moment.
-        configuration.busyMode = .timeout(5)
-        // In WAL mode NORMAL keeps every committed transaction through a crash of the server (only a power loss can
-        // take the last ones back) and spares an fsync per commit — a commit per streamed chunk.
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
-            let migrator = ChatSchema.migrator
-            let superseded = try pool.read { db in try migrator.hasBeenSuperseded(db) }
-            if superseded {
+            let sqlite = try SQLiteDatabase(path: path)
+            // In WAL mode NORMAL keeps every committed transaction through a crash of the server (only a power loss can
+            // take the last ones back) and spares an fsync per commit — a commit per streamed chunk.
+            try sqlite.pool.barrierWriteWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+            if let unknown = try ChatSchema.migrator.unknownMigrations(sqlite: sqlite), !unknown.isEmpty {
                 throw StoreError.cannotOpen(path: path, reason: "it was written by a newer version of the server (unknown migrations)")
             }
-            try migrator.migrate(pool)
+            try ChatSchema.migrator.migrate(sqlite: sqlite)
+            database = sqlite
         } catch let error as StoreError {
             throw error
-        } catch let error as DatabaseError {
-            throw StoreError.cannotOpen(path: path, reason: error.message ?? error.description)
         } catch {
-            throw StoreError.cannotOpen(path: path, reason: String(describing: error))
+            throw StoreError.cannotOpen(path: path, reason: SQLiteDatabase.words(error))
         }
     }
 
-    /// The identifiers recorded in the file's `grdb_migrations` table, in the order they ran (for tests and
-    /// diagnostics).
+    /// The store on an opened database (PostgreSQL), its schema brought up to date.
+    public static func connect(_ database: any SQLDatabase, named name: String) async throws(StoreError) -> ChatStore {
+        do {
+            let unknown = try await ChatSchema.migrator.unknownMigrations(database)
+            guard unknown.isEmpty else {
+                throw StoreError.cannotOpen(path: name, reason: "it was written by a newer version of the server (unknown migrations \(unknown.joined(separator: ", ")))")
+            }
+            try await ChatSchema.migrator.migrate(database)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .cannotOpen(path: name, reason: "\(error)")
+        }
+        return ChatStore(database: database, path: name)
+    }
+
+    private init(database: any SQLDatabase, path: String) {
+        self.database = database
+        self.path = path
+    }
+
+    /// The names of the migrations applied, in this build's order (for tests and diagnostics).
     func appliedMigrations() async throws -> [String] {
-        try await pool.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid") }
+        let applied = Set(try await database.query("SELECT identifier FROM grdb_migrations").map { try $0.string("identifier") })
+        return ChatSchema.migrator.migrations.map(\.name).filter(applied.contains)
     }
 
     /// Creates the file with mode 0600 before SQLite does (SQLite would use 0644), or tightens an existing one.
@@ -103,66 +118,63 @@ public final class ChatStore: Sendable {
     ///
     /// - Returns: the events of the batch as stored, with their sequence numbers, in order.
     /// - Throws: ``StoreError/unknownConversation(_:)`` when a message, turn, approval or event names a conversation
-    ///   that does not exist; any SQLite error; `CancellationError` when the calling task is cancelled (GRDB then
-    ///   interrupts the statement). The transaction is rolled back in every case, so an error means nothing was stored.
+    ///   that does not exist; any database error. The transaction is rolled back in every case, so an error means
+    ///   nothing was stored.
     @discardableResult
     public func commit(_ writes: [ChatWrite]) async throws -> [StoredChatEvent] {
         guard !writes.isEmpty else { return [] }
-        return try await pool.write { db in
+        return try await database.write { db in
             let now = Timestamp.now()
             var stored: [StoredChatEvent] = []
             for write in writes {
-                try Self.apply(write, now: now, db, into: &stored)
+                try await Self.apply(write, now: now, db, into: &stored)
             }
             return stored
         }
     }
 
-    private static func apply(_ write: ChatWrite, now: String, _ db: Database, into stored: inout [StoredChatEvent]) throws {
+    private static func apply(_ write: ChatWrite, now: String, _ db: any SQLConnection, into stored: inout [StoredChatEvent]) async throws {
         switch write {
         case .conversation(let conversation):
-            try ChatRows.upsert(conversation, db)
+            try await ChatRows.upsert(conversation, db)
         case .deleteConversation(let id):
-            try db.execute(sql: "DELETE FROM conversations WHERE id = ?", arguments: [id])
+            try await db.execute("DELETE FROM conversations WHERE id = ?", id)
         case .message(let message):
-            try foreignKey(message.conversationId) { try ChatRows.upsert(message, db) }
+            try await foreignKey(message.conversationId) { try await ChatRows.upsert(message, db) }
         case .turn(let turn):
-            try foreignKey(turn.conversationId) { try ChatRows.upsert(turn, db) }
+            try await foreignKey(turn.conversationId) { try await ChatRows.upsert(turn, db) }
         case .approval(let approval):
-            try foreignKey(approval.conversationId) { try ChatRows.upsert(approval, db) }
+            try await foreignKey(approval.conversationId) { try await ChatRows.upsert(approval, db) }
         case .event(let conversationID, let name, let data):
-            // The writer is serialized by GRDB and this runs inside its transaction, so max + 1 cannot race.
-            let last = try Int.fetchOne(
-                db, sql: "SELECT MAX(seq) FROM conversation_events WHERE conversation_id = ?", arguments: [conversationID]
-            )
-            let event = StoredChatEvent(conversationID: conversationID, seq: (last ?? 0) + 1, name: name, data: data, createdAt: now)
-            try foreignKey(conversationID) {
-                try db.execute(
-                    sql: "INSERT INTO conversation_events (conversation_id, seq, name, data, created_at) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [event.conversationID, event.seq, event.name, Data(event.data), event.createdAt]
-                )
+            // Transactions of this server run one at a time, and only the server running a conversation writes its
+            // events, so max + 1 cannot race (the primary key would refuse a second one).
+            let last = try await db.first("SELECT MAX(seq) AS last FROM conversation_events WHERE conversation_id = ?", conversationID)
+            let event = StoredChatEvent(
+                conversationID: conversationID, seq: (try last?.optionalInt("last") ?? 0) + 1, name: name, data: data, createdAt: now)
+            try await foreignKey(conversationID) {
+                try await db.execute(
+                    "INSERT INTO conversation_events (conversation_id, seq, name, data, created_at) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [event.conversationID, event.seq, event.name, event.data, event.createdAt])
             }
             stored.append(event)
         case .autoReply(let conversationID, let settings, let loop):
-            try foreignKey(conversationID) {
-                try db.execute(
-                    sql: """
-                        INSERT INTO auto_reply (conversation_id, settings, loop, updated_at) VALUES (?, ?, ?, ?)
-                        ON CONFLICT(conversation_id) DO UPDATE SET settings = excluded.settings, loop = excluded.loop, updated_at = excluded.updated_at
-                        """,
-                    arguments: [conversationID, String(decoding: settings, as: UTF8.self), loop.map { String(decoding: $0, as: UTF8.self) }, now]
-                )
+            try await foreignKey(conversationID) {
+                try await db.execute(
+                    """
+                    INSERT INTO auto_reply (conversation_id, settings, loop, updated_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(conversation_id) DO UPDATE SET settings = excluded.settings, loop = excluded.loop, updated_at = excluded.updated_at
+                    """,
+                    arguments: [conversationID, String(decoding: settings, as: UTF8.self), loop.map { String(decoding: $0, as: UTF8.self) }, now])
             }
         case .autoReplyDefaults(let cwd, let settings):
-            try db.execute(
-                sql: """
-                    INSERT INTO auto_reply_defaults (cwd, settings, updated_at) VALUES (?, ?, ?)
-                    ON CONFLICT(cwd) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at
-                    """,
-                arguments: [cwd, String(decoding: settings, as: UTF8.self), now]
-            )
+            try await db.execute(
+                """
+                INSERT INTO auto_reply_defaults (cwd, settings, updated_at) VALUES (?, ?, ?)
+                ON CONFLICT(cwd) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at
+                """,
+                arguments: [cwd, String(decoding: settings, as: UTF8.self), now])
         case .notification(let event):
-            try NotificationSchema.record(event, now: Date().timeIntervalSince1970, db)
+            try await NotificationSchema.record(event, now: Date().timeIntervalSince1970, db)
         }
     }
 
@@ -170,39 +182,33 @@ public final class ChatStore: Sendable {
 
     /// A conversation's auto-reply row, or nil when it never had one.
     public func autoReply(conversationID: String) async throws -> StoredAutoReply? {
-        try await pool.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT settings, loop FROM auto_reply WHERE conversation_id = ?", arguments: [conversationID])
-            else { return nil }
-            let settings: String = try row.decode(forColumn: "settings")
-            let loop: String? = try row.decode(forColumn: "loop")
-            return StoredAutoReply(settings: Array(settings.utf8), loop: loop.map { Array($0.utf8) })
+        guard let row = try await database.first("SELECT settings, loop FROM auto_reply WHERE conversation_id = ?", [conversationID]) else {
+            return nil
         }
+        return try Self.autoReply(row)
     }
 
     /// Every conversation with a stored loop (startup recovery).
     public func autoReplyLoops() async throws -> [(conversationID: String, stored: StoredAutoReply)] {
-        try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT conversation_id, settings, loop FROM auto_reply WHERE loop IS NOT NULL").map { row in
-                let id: String = try row.decode(forColumn: "conversation_id")
-                let settings: String = try row.decode(forColumn: "settings")
-                let loop: String? = try row.decode(forColumn: "loop")
-                return (id, StoredAutoReply(settings: Array(settings.utf8), loop: loop.map { Array($0.utf8) }))
-            }
+        try await database.query("SELECT conversation_id, settings, loop FROM auto_reply WHERE loop IS NOT NULL").map { row in
+            (try row.string("conversation_id"), try Self.autoReply(row))
         }
+    }
+
+    private static func autoReply(_ row: SQLRow) throws -> StoredAutoReply {
+        StoredAutoReply(settings: Array(try row.string("settings").utf8), loop: try row.optionalString("loop").map { Array($0.utf8) })
     }
 
     /// The default auto-reply settings of a working directory, if saved.
     public func autoReplyDefaults(cwd: String) async throws -> [UInt8]? {
-        try await pool.read { db in
-            try String.fetchOne(db, sql: "SELECT settings FROM auto_reply_defaults WHERE cwd = ?", arguments: [cwd]).map { Array($0.utf8) }
-        }
+        try await database.first("SELECT settings FROM auto_reply_defaults WHERE cwd = ?", [cwd]).map { Array(try $0.string("settings").utf8) }
     }
 
     /// Runs `body`, turning a foreign key failure into ``StoreError/unknownConversation(_:)``.
-    private static func foreignKey(_ conversationID: String, _ body: () throws -> Void) throws {
+    private static func foreignKey(_ conversationID: String, _ body: () async throws -> Void) async throws {
         do {
-            try body()
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY {
+            try await body()
+        } catch SQLError.foreignKey {
             throw StoreError.unknownConversation(conversationID)
         }
     }
@@ -211,9 +217,7 @@ public final class ChatStore: Sendable {
 
     /// The conversation with this id, or nil.
     public func conversation(id: String) async throws -> Conversation? {
-        try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM conversations WHERE id = ?", arguments: [id]).map(ChatRows.conversation)
-        }
+        try await database.first("SELECT * FROM conversations WHERE id = ?", [id]).map(ChatRows.conversation)
     }
 
     /// A page of the conversation list, newest activity first (`last_activity_at DESC`, then the most recently
@@ -231,26 +235,22 @@ public final class ChatStore: Sendable {
         let limit = max(1, limit)
         let after = try cursor.map { cursor throws(APIError) in try ChatCursor.conversationKey(cursor) }
         var conditions: [String] = []
-        var arguments: StatementArguments = []
+        var arguments: [any SQLBindable] = []
         if let pinned {
             conditions.append("pinned = ?")
-            arguments += [pinned]
+            arguments.append(pinned)
         }
         if !includeArchived {
             conditions.append("archived = 0")
         }
         if let after {
-            conditions.append("(last_activity_at, position) < (?, ?)")
-            arguments += [after.lastActivityAt, after.position]
+            conditions.append("(last_activity_at < ? OR (last_activity_at = ? AND position < ?))")
+            arguments += [after.lastActivityAt, after.lastActivityAt, after.position]
         }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        let sql = "SELECT * FROM conversations \(filter) ORDER BY last_activity_at DESC, position DESC LIMIT ?"
-        arguments += [limit + 1]
-        let rows = try await pool.read { [arguments] db in
-            try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-                (conversation: try ChatRows.conversation(row), position: try row.decode(Int.self, forColumn: "position"))
-            }
-        }
+        arguments.append(limit + 1)
+        let rows = try await database.query("SELECT * FROM conversations \(filter) ORDER BY last_activity_at DESC, position DESC LIMIT ?", arguments)
+            .map { row in (conversation: try ChatRows.conversation(row), position: try row.int("position")) }
         let page = rows.prefix(limit)
         let hasMore = rows.count > limit
         let next = hasMore ? page.last.map { ChatCursor.conversation(.init(lastActivityAt: $0.conversation.lastActivityAt, position: $0.position)) } : nil
@@ -259,18 +259,14 @@ public final class ChatStore: Sendable {
 
     /// Every conversation, in creation order (for recovery at startup).
     public func allConversations() async throws -> [Conversation] {
-        try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM conversations ORDER BY position").map(ChatRows.conversation)
-        }
+        try await database.query("SELECT * FROM conversations ORDER BY position").map(ChatRows.conversation)
     }
 
     // MARK: - Messages
 
     /// The message with this id, or nil.
     public func message(id: String) async throws -> ChatMessage? {
-        try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM messages WHERE id = ?", arguments: [id]).map(ChatRows.message)
-        }
+        try await database.first("SELECT * FROM messages WHERE id = ?", [id]).map(ChatRows.message)
     }
 
     /// The `limit` messages just before `before` (the newest ones when it is nil), in chronological order.
@@ -285,19 +281,15 @@ public final class ChatStore: Sendable {
     public func messages(conversationID: String, before: String?, limit: Int) async throws -> Page<ChatMessage> {
         let limit = max(1, limit)
         let beforeSeq = try before.map { cursor throws(APIError) in try ChatCursor.messageSeq(cursor) }
-        let rows = try await pool.read { db in
-            var sql = "SELECT * FROM messages WHERE conversation_id = ?"
-            var arguments: StatementArguments = [conversationID]
-            if let beforeSeq {
-                sql += " AND seq < ?"
-                arguments += [beforeSeq]
-            }
-            sql += " ORDER BY seq DESC LIMIT ?"
-            arguments += [limit + 1]
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-                (message: try ChatRows.message(row), seq: try row.decode(Int.self, forColumn: "seq"))
-            }
+        var sql = "SELECT * FROM messages WHERE conversation_id = ?"
+        var arguments: [any SQLBindable] = [conversationID]
+        if let beforeSeq {
+            sql += " AND seq < ?"
+            arguments.append(beforeSeq)
         }
+        sql += " ORDER BY seq DESC LIMIT ?"
+        arguments.append(limit + 1)
+        let rows = try await database.query(sql, arguments).map { row in (message: try ChatRows.message(row), seq: try row.int("seq")) }
         let hasMore = rows.count > limit
         let page = rows.prefix(limit).reversed()
         let next = hasMore ? page.first.map { ChatCursor.message(seq: $0.seq) } : nil
@@ -306,60 +298,50 @@ public final class ChatStore: Sendable {
 
     /// How many messages the conversation has.
     public func messageCount(conversationID: String) async throws -> Int {
-        try await pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM messages WHERE conversation_id = ?", arguments: [conversationID]) ?? 0
-        }
+        try await database.first("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?", [conversationID])?.int("n") ?? 0
     }
 
     // MARK: - Turns
 
     /// The turn with this id, or nil.
     public func turn(id: String) async throws -> Turn? {
-        try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM turns WHERE id = ?", arguments: [id]).map(ChatRows.turn)
-        }
+        try await database.first("SELECT * FROM turns WHERE id = ?", [id]).map(ChatRows.turn)
     }
 
     /// The conversation's turns in one of `states` (every turn when `states` is empty), in creation (queue) order.
     public func turns(conversationID: String, states: Set<TurnState>) async throws -> [Turn] {
         let wanted = states.map(\.rawValue).sorted()
-        return try await pool.read { db in
-            var sql = "SELECT * FROM turns WHERE conversation_id = ?"
-            var arguments: StatementArguments = [conversationID]
-            if !wanted.isEmpty {
-                sql += " AND state IN (\(Array(repeating: "?", count: wanted.count).joined(separator: ", ")))"
-                arguments += StatementArguments(wanted)
-            }
-            sql += " ORDER BY seq"
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map(ChatRows.turn)
+        var sql = "SELECT * FROM turns WHERE conversation_id = ?"
+        var arguments: [any SQLBindable] = [conversationID]
+        if !wanted.isEmpty {
+            sql += " AND state IN (\(Array(repeating: "?", count: wanted.count).joined(separator: ", ")))"
+            arguments += wanted as [any SQLBindable]
         }
+        sql += " ORDER BY seq"
+        return try await database.query(sql, arguments).map(ChatRows.turn)
     }
 
     // MARK: - Approvals
 
     /// The approval with this id, or nil.
     public func approval(id: String) async throws -> Approval? {
-        try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM approvals WHERE id = ?", arguments: [id]).map(ChatRows.approval)
-        }
+        try await database.first("SELECT * FROM approvals WHERE id = ?", [id]).map(ChatRows.approval)
     }
 
     /// Approvals in `state` (any when nil) of one conversation (all when nil), oldest first.
     public func approvals(state: ApprovalState?, conversationID: String?) async throws -> [Approval] {
-        try await pool.read { db in
-            var conditions: [String] = []
-            var arguments: StatementArguments = []
-            if let state {
-                conditions.append("state = ?")
-                arguments += [state.rawValue]
-            }
-            if let conversationID {
-                conditions.append("conversation_id = ?")
-                arguments += [conversationID]
-            }
-            let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-            return try Row.fetchAll(db, sql: "SELECT * FROM approvals \(filter) ORDER BY seq", arguments: arguments).map(ChatRows.approval)
+        var conditions: [String] = []
+        var arguments: [any SQLBindable] = []
+        if let state {
+            conditions.append("state = ?")
+            arguments.append(state.rawValue)
         }
+        if let conversationID {
+            conditions.append("conversation_id = ?")
+            arguments.append(conversationID)
+        }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        return try await database.query("SELECT * FROM approvals \(filter) ORDER BY seq", arguments).map(ChatRows.approval)
     }
 
     // MARK: - Events
@@ -367,19 +349,14 @@ public final class ChatStore: Sendable {
     /// Up to `limit` events of the conversation with a sequence number greater than `after`, in ascending order.
     public func events(conversationID: String, after: Int, limit: Int) async throws -> [StoredChatEvent] {
         guard limit > 0 else { return [] }
-        return try await pool.read { db in
-            try Row.fetchAll(
-                db,
-                sql: "SELECT * FROM conversation_events WHERE conversation_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-                arguments: [conversationID, after, limit]
-            ).map(ChatRows.event)
-        }
+        return try await database.query(
+            "SELECT * FROM conversation_events WHERE conversation_id = ? AND seq > ? ORDER BY seq LIMIT ?", [conversationID, after, limit]
+        ).map(ChatRows.event)
     }
 
     /// The sequence number of the conversation's last event; 0 when it has none.
     public func lastEventSeq(conversationID: String) async throws -> Int {
-        try await pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT MAX(seq) FROM conversation_events WHERE conversation_id = ?", arguments: [conversationID]) ?? 0
-        }
+        try await database.first("SELECT MAX(seq) AS last FROM conversation_events WHERE conversation_id = ?", [conversationID])?
+            .optionalInt("last") ?? 0
     }
 }

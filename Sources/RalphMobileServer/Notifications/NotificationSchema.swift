@@ -1,4 +1,4 @@
-import GRDB
+import SQLStore
 import RalphAPI
 
 /// The notification tables, in the chat database (``ChatSchema`` registers them as its `v4` migration) so that a
@@ -83,10 +83,9 @@ enum NotificationSchema {
         """
 
     /// Records `event` unless an event with its key was recorded before (then nothing changes).
-    static func record(_ event: NotificationEvent, now: Double, _ db: Database) throws {
+    static func record(_ event: NotificationEvent, now: Double, _ db: any SQLConnection) async throws {
         let content = String(decoding: try WireJSON.encode(event.content), as: UTF8.self)
-        try db.execute(
-            sql: """
+        try await db.execute("""
                 INSERT INTO notification_events (key, kind, subject, subject_id, tag, content, withdraw, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO NOTHING
                 """,

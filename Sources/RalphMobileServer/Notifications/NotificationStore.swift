@@ -1,14 +1,14 @@
 import Foundation
-import GRDB
+import SQLStore
 import RalphAPI
 
 /// The notification tables of the chat database (``NotificationSchema``): devices, the outbox, deliveries, the
 /// delivery log and action tokens. Shares ``ChatStore``'s pool, hence its one writer.
 final class NotificationStore: Sendable {
-    private let pool: DatabasePool
+    private let database: any SQLDatabase
 
     init(chat: ChatStore) {
-        pool = chat.pool
+        database = chat.database
     }
 
     // MARK: - Devices
@@ -24,10 +24,10 @@ final class NotificationStore: Sendable {
     /// not take over another key's device, or move it under itself). An unknown endpoint replaces nothing.
     func register(_ given: RegisterDeviceRequest, keyID: String?, now: String) async throws -> StoredDevice {
         let target = StoredDevice.target(of: given)
-        return try await pool.write { db in
-            let existing = try Self.device(channel: given.channel, target: target, db)
+        return try await database.write { db in
+            let existing = try await Self.device(channel: given.channel, target: target, db)
             var replaced: StoredDevice?
-            if let old = given.replacesEndpoint, old != target, let found = try Self.device(channel: .webPush, target: old, db) {
+            if let old = given.replacesEndpoint, old != target, let found = try await Self.device(channel: .webPush, target: old, db) {
                 guard found.keyID == keyID else {
                     throw APIError.forbiddenAction("replaces_endpoint names a device another key registered; it was not replaced")
                 }
@@ -42,33 +42,36 @@ final class NotificationStore: Sendable {
                 registration.quietHours = given.quietHours ?? kept.quietHours
             }
             let id = existing?.id ?? "dev-" + UUID().uuidString.lowercased()
-            try db.execute(
-                sql: """
+            try await db.execute("""
                     INSERT INTO notification_devices (id, key_id, name, channel, target, registration, kinds, privacy, quiet_hours, created_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT(id) DO UPDATE SET key_id = excluded.key_id, name = excluded.name, registration = excluded.registration,
                         kinds = excluded.kinds, privacy = excluded.privacy, quiet_hours = excluded.quiet_hours, last_error = NULL
                     """,
-                arguments: [id, keyID, registration.name, registration.channel.rawValue, target] + (try Self.columns(of: registration)) + [now])
+                arguments: [id, keyID, registration.name, registration.channel.rawValue, target] + (try Self.columns(of: registration)) + [now] as [any SQLBindable])
             if let replaced {
                 // A delivery the new device already has for the same event stays; the old one goes with its device.
-                try db.execute(
-                    sql: "UPDATE OR IGNORE notification_deliveries SET device_id = ? WHERE device_id = ? AND state = 'pending'",
-                    arguments: [id, replaced.id])
-                try db.execute(sql: "DELETE FROM notification_devices WHERE id = ?", arguments: [replaced.id])
+                try await db.execute(
+                    """
+                    UPDATE notification_deliveries SET device_id = ? WHERE device_id = ? AND state = 'pending'
+                        AND NOT EXISTS (SELECT 1 FROM notification_deliveries other WHERE other.device_id = ? AND other.event_id = notification_deliveries.event_id)
+                    """,
+                    arguments: [id, replaced.id, id])
+                try await db.execute("DELETE FROM notification_devices WHERE id = ?", arguments: [replaced.id])
             }
-            return try Self.device(id: id, db)!
+            guard let device = try await Self.device(id: id, db) else {
+                throw ChatStore.StoreError.corruptRow(table: "notification_devices", id: id, reason: "not stored")
+            }
+            return device
         }
     }
 
-    private static func device(channel: NotificationChannel, target: String, _ db: Database) throws -> StoredDevice? {
-        try Row.fetchOne(
-            db, sql: "SELECT * FROM notification_devices WHERE channel = ? AND target = ?", arguments: [channel.rawValue, target]
-        ).map(device(row:))
+    private static func device(channel: NotificationChannel, target: String, _ db: any SQLConnection) async throws -> StoredDevice? {
+        try await db.first("SELECT * FROM notification_devices WHERE channel = ? AND target = ?", channel.rawValue, target).map(device(row:))
     }
 
     /// The JSON columns of a registration: itself (with its secrets), its kinds, its privacy, its quiet hours.
-    private static func columns(of registration: RegisterDeviceRequest) throws -> StatementArguments {
+    private static func columns(of registration: RegisterDeviceRequest) throws -> [any SQLBindable] {
         let json = String(decoding: try WireJSON.encode(registration), as: UTF8.self)
         let kinds = NotificationKind.allCases.filter(Set(registration.kinds ?? NotificationKind.allCases).contains)
         let quiet = try registration.quietHours.map { String(decoding: try WireJSON.encode($0), as: UTF8.self) }
@@ -76,28 +79,25 @@ final class NotificationStore: Sendable {
     }
 
     func device(id: String) async throws -> StoredDevice? {
-        try await pool.read { db in try Self.device(id: id, db) }
+        try await database.read { db in try await Self.device(id: id, db) }
     }
 
     /// Every device, or those of one key.
     func devices(keyID: String?? = .none) async throws -> [StoredDevice] {
-        try await pool.read { db in
-            let rows: [Row]
-            switch keyID {
-            case .none: rows = try Row.fetchAll(db, sql: "SELECT * FROM notification_devices ORDER BY created_at, id")
-            case .some(let key):
-                rows = try Row.fetchAll(db, sql: "SELECT * FROM notification_devices WHERE key_id IS ? ORDER BY created_at, id", arguments: [key])
-            }
-            return try rows.map(Self.device(row:))
+        let rows: [SQLRow]
+        switch keyID {
+        case .none: rows = try await database.query("SELECT * FROM notification_devices ORDER BY created_at, id")
+        case .some(nil): rows = try await database.query("SELECT * FROM notification_devices WHERE key_id IS NULL ORDER BY created_at, id")
+        case .some(let key?): rows = try await database.query("SELECT * FROM notification_devices WHERE key_id = ? ORDER BY created_at, id", [key])
         }
+        return try rows.map(Self.device(row:))
     }
 
     /// Stores a changed registration (name, kinds, privacy, quiet hours).
     func update(_ device: StoredDevice) async throws {
-        let arguments = [device.registration.name] + (try Self.columns(of: device.registration)) + [device.id]
-        try await pool.write { db in
-            try db.execute(
-                sql: "UPDATE notification_devices SET name = ?, registration = ?, kinds = ?, privacy = ?, quiet_hours = ? WHERE id = ?",
+        let arguments = [device.registration.name] + (try Self.columns(of: device.registration)) + [device.id] as [any SQLBindable]
+        try await database.write { db in
+            try await db.execute("UPDATE notification_devices SET name = ?, registration = ?, kinds = ?, privacy = ?, quiet_hours = ? WHERE id = ?",
                 arguments: arguments)
         }
     }
@@ -105,22 +105,21 @@ final class NotificationStore: Sendable {
     /// Removes a device and its pending deliveries. False when there was none.
     @discardableResult
     func remove(deviceID: String) async throws -> Bool {
-        try await pool.write { db in
-            try db.execute(sql: "DELETE FROM notification_devices WHERE id = ?", arguments: [deviceID])
-            return db.changesCount > 0
+        try await database.write { db in
+            try await !db.query("DELETE FROM notification_devices WHERE id = ? RETURNING id", deviceID).isEmpty
         }
     }
 
-    private static func device(id: String, _ db: Database) throws -> StoredDevice? {
-        try Row.fetchOne(db, sql: "SELECT * FROM notification_devices WHERE id = ?", arguments: [id]).map(device(row:))
+    private static func device(id: String, _ db: any SQLConnection) async throws -> StoredDevice? {
+        try await db.first("SELECT * FROM notification_devices WHERE id = ?", id).map(device(row:))
     }
 
-    private static func device(row: Row) throws -> StoredDevice {
-        let id: String = row["id"]
-        let json: String = row["registration"]
+    private static func device(row: SQLRow) throws -> StoredDevice {
+        let id: String = try row["id"]
+        let json: String = try row["registration"]
         do {
             let registration = try WireJSON.decode(RegisterDeviceRequest.self, from: Data(json.utf8))
-            return StoredDevice(
+            return try StoredDevice(
                 id: id, keyID: row["key_id"], registration: registration, createdAt: row["created_at"], lastDeliveredAt: row["last_delivered_at"],
                 lastError: row["last_error"])
         } catch {
@@ -133,74 +132,73 @@ final class NotificationStore: Sendable {
     /// Records events caused outside a chat step (runs): each once per key.
     func record(_ events: [NotificationEvent], now: Date) async throws {
         guard !events.isEmpty else { return }
-        try await pool.write { db in
-            for event in events { try NotificationSchema.record(event, now: now.timeIntervalSince1970, db) }
+        try await database.write { db in
+            for event in events { try await NotificationSchema.record(event, now: now.timeIntervalSince1970, db) }
         }
     }
 
     /// Whether an event with this key was recorded.
     func hasEvent(key: String) async throws -> Bool {
-        try await pool.read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM notification_events WHERE key = ?", arguments: [key]) ?? false }
+        try await database.first("SELECT 1 AS found FROM notification_events WHERE key = ?", [key]) != nil
     }
 
     /// Events not yet routed to devices, oldest first.
     func unroutedEvents(limit: Int = 500) async throws -> [RecordedEvent] {
-        try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM notification_events WHERE routed = 0 ORDER BY id LIMIT ?", arguments: [limit]).map(RecordedEvent.init(row:))
-        }
+        try await database.query("SELECT * FROM notification_events WHERE routed = 0 ORDER BY id LIMIT ?", [limit]).map(RecordedEvent.init(row:))
     }
 
     /// Devices that were sent (or are about to be sent) a notification with `tag`: who a withdrawal goes to.
     func devicesTold(tag: String) async throws -> Set<String> {
-        try await pool.read { db in
-            Set(try String.fetchAll(db, sql: """
+        Set(
+            try await database.query(
+                """
                 SELECT DISTINCT d.device_id FROM notification_deliveries d JOIN notification_events e ON e.id = d.event_id
                 WHERE e.tag = ? AND e.withdraw = 0 AND d.state IN ('sent', 'folded', 'pending')
-                """, arguments: [tag]))
-        }
+                """, [tag]
+            ).map { try $0.string("device_id") })
     }
 
     /// When `deviceID` was last sent a notification of `kind` (for folding bursts).
     func lastSent(deviceID: String, kind: NotificationKind) async throws -> Double? {
-        try await pool.read { db in
-            try Double.fetchOne(db, sql: """
-                SELECT MAX(d.sent_at) FROM notification_deliveries d JOIN notification_events e ON e.id = d.event_id
-                WHERE d.device_id = ? AND e.kind = ? AND e.withdraw = 0 AND d.state = 'sent'
-                """, arguments: [deviceID, kind.rawValue])
-        }
+        try await database.first(
+            """
+            SELECT MAX(d.sent_at) AS last FROM notification_deliveries d JOIN notification_events e ON e.id = d.event_id
+            WHERE d.device_id = ? AND e.kind = ? AND e.withdraw = 0 AND d.state = 'sent'
+            """, [deviceID, kind.rawValue]
+        )?.optionalDouble("last")
     }
 
     /// Makes the deliveries of one event, and marks it routed: one transaction, so a restart routes it again or not at
     /// all. Skipped deliveries (`state: skipped`) are logged.
     func route(eventID: Int64, deliveries: [PlannedDelivery]) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             for delivery in deliveries {
-                try db.execute(
-                    sql: """
+                try await db.execute("""
                         INSERT INTO notification_deliveries (event_id, device_id, message_id, state, due_at) VALUES (?, ?, ?, ?, ?)
                         ON CONFLICT(event_id, device_id) DO NOTHING
                         """,
                     arguments: [eventID, delivery.deviceID, delivery.messageID, delivery.state, delivery.dueAt])
             }
-            try db.execute(sql: "UPDATE notification_events SET routed = 1 WHERE id = ?", arguments: [eventID])
+            try await db.execute("UPDATE notification_events SET routed = 1 WHERE id = ?", arguments: [eventID])
         }
     }
 
     /// Pending deliveries due by `now`, with their event and device, oldest first.
     func due(now: Double, limit: Int = 200) async throws -> [DueDelivery] {
-        try await pool.read { db in
-            let rows = try Row.fetchAll(db, sql: """
+        try await database.read { db in
+            let rows = try await db.query(
+                """
                 SELECT d.id AS delivery_id, d.message_id, d.attempts, d.device_id, e.*
                 FROM notification_deliveries d JOIN notification_events e ON e.id = d.event_id
                 WHERE d.state = 'pending' AND d.due_at <= ? ORDER BY d.due_at, d.id LIMIT ?
-                """, arguments: [now, limit])
+                """, now, limit)
             var devices: [String: StoredDevice] = [:]
             var due: [DueDelivery] = []
             for row in rows {
-                let deviceID: String = row["device_id"]
-                if devices[deviceID] == nil { devices[deviceID] = try Self.device(id: deviceID, db) }
+                let deviceID: String = try row["device_id"]
+                if devices[deviceID] == nil { devices[deviceID] = try await Self.device(id: deviceID, db) }
                 guard let device = devices[deviceID] else { continue }
-                due.append(DueDelivery(
+                due.append(try DueDelivery(
                     deliveryID: row["delivery_id"], messageID: row["message_id"], attempts: row["attempts"], device: device,
                     event: try RecordedEvent(row: row)))
             }
@@ -210,25 +208,22 @@ final class NotificationStore: Sendable {
 
     /// The earliest `due_at` of a pending delivery.
     func nextDue() async throws -> Double? {
-        try await pool.read { db in try Double.fetchOne(db, sql: "SELECT MIN(due_at) FROM notification_deliveries WHERE state = 'pending'") }
+        try await database.first("SELECT MIN(due_at) AS next FROM notification_deliveries WHERE state = 'pending'")?.optionalDouble("next")
     }
 
     /// Records the outcome of one attempt that carried `deliveryIDs` (one, or a folded burst) to a device.
     func finish(_ attempt: AttemptRecord) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             for id in attempt.deliveryIDs {
                 if let retryAt = attempt.retryAt {
-                    try db.execute(
-                        sql: "UPDATE notification_deliveries SET attempts = attempts + 1, due_at = ? WHERE id = ?", arguments: [retryAt, id])
+                    try await db.execute("UPDATE notification_deliveries SET attempts = attempts + 1, due_at = ? WHERE id = ?", arguments: [retryAt, id])
                 } else {
                     let state = attempt.outcome == "delivered" ? (id == attempt.deliveryIDs.first ? "sent" : "folded") : "failed"
-                    try db.execute(
-                        sql: "UPDATE notification_deliveries SET attempts = attempts + 1, state = ?, sent_at = ? WHERE id = ?",
+                    try await db.execute("UPDATE notification_deliveries SET attempts = attempts + 1, state = ?, sent_at = ? WHERE id = ?",
                         arguments: [state, attempt.at.timeIntervalSince1970, id])
                 }
             }
-            try db.execute(
-                sql: """
+            try await db.execute("""
                     INSERT INTO notification_log (message_id, device_id, channel, kind, attempt, outcome, status, detail, at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
@@ -237,23 +232,21 @@ final class NotificationStore: Sendable {
                     attempt.status, attempt.detail, Timestamp.format(attempt.at),
                 ])
             if attempt.outcome == "delivered" {
-                try db.execute(
-                    sql: "UPDATE notification_devices SET last_delivered_at = ?, last_error = NULL WHERE id = ?",
+                try await db.execute("UPDATE notification_devices SET last_delivered_at = ?, last_error = NULL WHERE id = ?",
                     arguments: [Timestamp.format(attempt.at), attempt.deviceID])
             } else if let detail = attempt.detail {
-                try db.execute(sql: "UPDATE notification_devices SET last_error = ? WHERE id = ?", arguments: [detail, attempt.deviceID])
+                try await db.execute("UPDATE notification_devices SET last_error = ? WHERE id = ?", arguments: [detail, attempt.deviceID])
             }
             if attempt.outcome == "expired" {
-                try db.execute(sql: "DELETE FROM notification_devices WHERE id = ?", arguments: [attempt.deviceID])
+                try await db.execute("DELETE FROM notification_devices WHERE id = ?", arguments: [attempt.deviceID])
             }
         }
     }
 
     /// Logs a delivery that was not attempted (the person was looking at the thing).
     func logSkipped(messageID: String, device: StoredDevice, kind: NotificationKind, reason: String, at: Date) async throws {
-        try await pool.write { db in
-            try db.execute(
-                sql: """
+        try await database.write { db in
+            try await db.execute("""
                     INSERT INTO notification_log (message_id, device_id, channel, kind, attempt, outcome, status, detail, at)
                     VALUES (?, ?, ?, ?, 0, 'skipped', NULL, ?, ?)
                     """,
@@ -263,25 +256,25 @@ final class NotificationStore: Sendable {
 
     /// The delivery log, newest first.
     func log(limit: Int, deviceID: String? = nil) async throws -> [NotificationDelivery] {
-        try await pool.read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT * FROM notification_log WHERE (? IS NULL OR device_id = ?) ORDER BY id DESC LIMIT ?
-                """, arguments: [deviceID, deviceID, limit])
-            return rows.compactMap { row in
-                guard let channel = NotificationChannel(rawValue: row["channel"]), let kind = NotificationKind(rawValue: row["kind"]) else { return nil }
-                return NotificationDelivery(
-                    id: row["id"], messageId: row["message_id"], deviceId: row["device_id"], channel: channel, kind: kind, attempt: row["attempt"],
-                    outcome: row["outcome"], status: row["status"], detail: row["detail"], at: row["at"])
+        let rows =
+            if let deviceID {
+                try await database.query("SELECT * FROM notification_log WHERE device_id = ? ORDER BY id DESC LIMIT ?", [deviceID, limit])
+            } else {
+                try await database.query("SELECT * FROM notification_log ORDER BY id DESC LIMIT ?", [limit])
             }
+        return try rows.compactMap { row in
+            guard let channel = NotificationChannel(rawValue: try row["channel"]), let kind = NotificationKind(rawValue: try row["kind"]) else { return nil }
+            return try NotificationDelivery(
+                id: row["id"], messageId: row["message_id"], deviceId: row["device_id"], channel: channel, kind: kind, attempt: row["attempt"],
+                outcome: row["outcome"], status: row["status"], detail: row["detail"], at: row["at"])
         }
     }
 
     // MARK: - Action tokens
 
     func storeToken(_ token: ActionToken) async throws {
-        try await pool.write { db in
-            try db.execute(
-                sql: """
+        try await database.write { db in
+            try await db.execute("""
                     INSERT INTO notification_tokens (hash, action, subject, subject_id, target, device_id, key_id, expires_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
@@ -295,29 +288,30 @@ final class NotificationStore: Sendable {
     /// Uses the token with `hash` once: returns it, and marks it used, only if it exists, is unused and has not
     /// expired; otherwise says which of those it is, and changes nothing.
     func consumeToken(hash: String, now: Date) async throws -> Result<ActionToken, ActionToken.Refusal> {
-        try await pool.write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM notification_tokens WHERE hash = ?", arguments: [hash]) else {
+        try await database.write { db in
+            guard let row = try await db.first("SELECT * FROM notification_tokens WHERE hash = ?", hash) else {
                 return .failure(.unknown)
             }
-            let token = ActionToken(
+            let token = try ActionToken(
                 hash: hash, action: row["action"], subject: row["subject"], subjectID: row["subject_id"], target: row["target"],
                 deviceID: row["device_id"], keyID: row["key_id"], expiresAt: Date(timeIntervalSince1970: row["expires_at"]))
-            if (row["used_at"] as Double?) != nil { return .failure(.used) }
+            if (try row["used_at"] as Double?) != nil { return .failure(.used) }
             if token.expiresAt <= now { return .failure(.expired) }
-            try db.execute(sql: "UPDATE notification_tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL", arguments: [now.timeIntervalSince1970, hash])
-            return db.changesCount == 1 ? .success(token) : .failure(.used)
+            let used = try await db.query(
+                "UPDATE notification_tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL RETURNING hash", now.timeIntervalSince1970, hash)
+            return used.count == 1 ? .success(token) : .failure(.used)
         }
     }
 
     /// Gives a consumed token back (the action it carried could not be done, e.g. the store failed).
     func releaseToken(hash: String) async throws {
-        try await pool.write { db in try db.execute(sql: "UPDATE notification_tokens SET used_at = NULL WHERE hash = ?", arguments: [hash]) }
+        try await database.write { db in try await db.execute("UPDATE notification_tokens SET used_at = NULL WHERE hash = ?", arguments: [hash]) }
     }
 
     /// Drops tokens that expired more than a day ago.
     func pruneTokens(now: Date) async throws {
-        try await pool.write { db in
-            try db.execute(sql: "DELETE FROM notification_tokens WHERE expires_at < ?", arguments: [now.timeIntervalSince1970 - 86400])
+        try await database.write { db in
+            try await db.execute("DELETE FROM notification_tokens WHERE expires_at < ?", arguments: [now.timeIntervalSince1970 - 86400])
         }
     }
 }
@@ -334,11 +328,11 @@ struct RecordedEvent: Sendable, Hashable {
         self.createdAt = createdAt
     }
 
-    init(row: Row) throws {
-        id = row["id"]
-        let contentJSON: String = row["content"]
-        let key: String = row["key"]
-        guard let kind = NotificationKind(rawValue: row["kind"]) else {
+    init(row: SQLRow) throws {
+        id = try row["id"]
+        let contentJSON: String = try row["content"]
+        let key: String = try row["key"]
+        guard let kind = NotificationKind(rawValue: try row["kind"]) else {
             throw ChatStore.StoreError.corruptRow(table: "notification_events", id: key, reason: "unknown kind")
         }
         let content: NotificationContent
@@ -347,9 +341,9 @@ struct RecordedEvent: Sendable, Hashable {
         } catch {
             throw ChatStore.StoreError.corruptRow(table: "notification_events", id: key, reason: "\(error)")
         }
-        event = NotificationEvent(
+        event = try NotificationEvent(
             key: key, kind: kind, subject: row["subject"], subjectID: row["subject_id"], tag: row["tag"], content: content, withdraw: row["withdraw"])
-        createdAt = row["created_at"]
+        createdAt = try row["created_at"]
     }
 }
 

@@ -1,15 +1,37 @@
 import Foundation
+import Logging
 import RalphAPI
+import SQLStore
 
 @testable import RalphMobileServer
 
-/// What the `ChatStore` suites share: a database file in a temporary directory of their own, and rows to write.
+/// Which database a store test runs on: the SQLite file, or a PostgreSQL database of the shared test cluster.
+enum StoreDatabase: String, CaseIterable, Sendable, CustomStringConvertible {
+    case sqlite, postgres
+    var description: String { rawValue }
+}
+
+/// What the `ChatStore` suites share: a database of their own (a file in a temporary directory, or a PostgreSQL
+/// database named after it), and rows to write.
 protocol ChatStoreSuite {
     var tmp: TemporaryDirectory { get }
 }
 
 extension ChatStoreSuite {
     var path: String { tmp.path + "/chat.sqlite" }
+
+    /// The store on `database`, opened again on the same data each time it is called (a restart).
+    func store(_ database: StoreDatabase) async throws -> ChatStore {
+        switch database {
+        case .sqlite:
+            return try ChatStore(path: path)
+        case .postgres:
+            let server = try await PostgresServer.shared()
+            let name = "chat_" + String(UInt64(bitPattern: Int64(tmp.path.hashValue)), radix: 36)
+            let url = try await server.database(named: name)
+            return try await ChatStore.connect(PostgresDatabase(url: try DatabaseURL(url), logger: Logger(label: "test.chat-store")), named: name)
+        }
+    }
 
     static var t0: String { "2026-03-01T10:00:00.000Z" }
 

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import SQLStore
 import RalphAPI
 
 /// The SQL of each wire type: upserts that keep a row's `position`/`seq`, and rows back to values.
@@ -10,9 +10,9 @@ import RalphAPI
 enum ChatRows {
     // MARK: - Upserts
 
-    static func upsert(_ c: Conversation, _ db: Database) throws {
-        try db.execute(
-            sql: """
+    static func upsert(_ c: Conversation, _ db: any SQLConnection) async throws {
+        try await db.execute(
+            """
                 INSERT INTO conversations (
                     id, title, title_is_custom, cwd, backend, model, permission_mode, pinned, archived, created_at,
                     updated_at, last_activity_at, session_id, status, process_running, queued, pending_approvals,
@@ -40,9 +40,9 @@ enum ChatRows {
         )
     }
 
-    static func upsert(_ m: ChatMessage, _ db: Database) throws {
-        try db.execute(
-            sql: """
+    static func upsert(_ m: ChatMessage, _ db: any SQLConnection) async throws {
+        try await db.execute(
+            """
                 INSERT INTO messages (id, conversation_id, turn_id, role, text, tool_calls, created_at, cost_usd, usage)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET
@@ -57,9 +57,9 @@ enum ChatRows {
         )
     }
 
-    static func upsert(_ t: Turn, _ db: Database) throws {
-        try db.execute(
-            sql: """
+    static func upsert(_ t: Turn, _ db: any SQLConnection) async throws {
+        try await db.execute(
+            """
                 INSERT INTO turns (
                     id, conversation_id, text, state, created_at, started_at, ended_at, session_id, cost_usd, usage,
                     duration_ms, stop_reason, error, origin)
@@ -78,9 +78,9 @@ enum ChatRows {
         )
     }
 
-    static func upsert(_ a: Approval, _ db: Database) throws {
-        try db.execute(
-            sql: """
+    static func upsert(_ a: Approval, _ db: any SQLConnection) async throws {
+        try await db.execute(
+            """
                 INSERT INTO approvals (
                     id, conversation_id, turn_id, tool_use_id, tool_name, input, suggestions, reason, state, decision,
                     message, decided_by, created_at, decided_at, session_rule, description, display_name, blocked_path, diffs)
@@ -104,7 +104,7 @@ enum ChatRows {
 
     // MARK: - Rows to values
 
-    static func conversation(_ row: Row) throws -> Conversation {
+    static func conversation(_ row: SQLRow) throws -> Conversation {
         let id: String = try row.decode(forColumn: "id")
         let table = "conversations"
         return Conversation(
@@ -124,7 +124,7 @@ enum ChatRows {
         )
     }
 
-    static func message(_ row: Row) throws -> ChatMessage {
+    static func message(_ row: SQLRow) throws -> ChatMessage {
         let id: String = try row.decode(forColumn: "id")
         let table = "messages"
         return ChatMessage(
@@ -135,7 +135,7 @@ enum ChatRows {
         )
     }
 
-    static func turn(_ row: Row) throws -> Turn {
+    static func turn(_ row: SQLRow) throws -> Turn {
         let id: String = try row.decode(forColumn: "id")
         let table = "turns"
         return Turn(
@@ -149,7 +149,7 @@ enum ChatRows {
         )
     }
 
-    static func approval(_ row: Row) throws -> Approval {
+    static func approval(_ row: SQLRow) throws -> Approval {
         let id: String = try row.decode(forColumn: "id")
         let table = "approvals"
         let decision: String? = try row.decode(forColumn: "decision")
@@ -172,7 +172,7 @@ enum ChatRows {
         )
     }
 
-    static func event(_ row: Row) throws -> StoredChatEvent {
+    static func event(_ row: SQLRow) throws -> StoredChatEvent {
         let data: Data = try row.decode(forColumn: "data")
         return StoredChatEvent(
             conversationID: try row.decode(forColumn: "conversation_id"), seq: try row.decode(forColumn: "seq"),
@@ -183,7 +183,7 @@ enum ChatRows {
     // MARK: - Column codecs
 
     /// A raw-value enum column; an unknown spelling is a corrupt row.
-    private static func enumValue<E: RawRepresentable>(_ row: Row, _ column: String, table: String, id: String) throws -> E
+    private static func enumValue<E: RawRepresentable>(_ row: SQLRow, _ column: String, table: String, id: String) throws -> E
     where E.RawValue == String {
         let raw: String = try row.decode(forColumn: column)
         guard let value = E(rawValue: raw) else {
@@ -197,7 +197,7 @@ enum ChatRows {
         try jsonText(usage)
     }
 
-    private static func usage(_ row: Row, _ column: String, table: String, id: String) throws -> TokenUsage? {
+    private static func usage(_ row: SQLRow, _ column: String, table: String, id: String) throws -> TokenUsage? {
         try codable(row, column, table: table, id: id)
     }
 
@@ -207,7 +207,7 @@ enum ChatRows {
     }
 
     /// A column holding a value's wire JSON, or NULL.
-    private static func codable<T: Decodable>(_ row: Row, _ column: String, table: String, id: String) throws -> T? {
+    private static func codable<T: Decodable>(_ row: SQLRow, _ column: String, table: String, id: String) throws -> T? {
         guard let text: String = try row.decode(forColumn: column) else { return nil }
         do {
             return try WireJSON.decode(T.self, from: Data(text.utf8))
@@ -217,7 +217,7 @@ enum ChatRows {
     }
 
     /// A ``JSONValue`` column, parsed with the order-keeping parser so objects come back exactly as written.
-    private static func json(_ row: Row, _ column: String, table: String, id: String) throws -> JSONValue {
+    private static func json(_ row: SQLRow, _ column: String, table: String, id: String) throws -> JSONValue {
         let text: String = try row.decode(forColumn: column)
         do {
             return try JSONParser.parse(text)
@@ -246,7 +246,7 @@ enum ChatRows {
         )
     }
 
-    private static func toolCalls(_ row: Row, table: String, id: String) throws -> [ToolCall] {
+    private static func toolCalls(_ row: SQLRow, table: String, id: String) throws -> [ToolCall] {
         func corrupt(_ reason: String) -> ChatStore.StoreError { .corruptRow(table: table, id: id, reason: "tool_calls: \(reason)") }
         guard case .array(let items) = try json(row, "tool_calls", table: table, id: id) else { throw corrupt("not an array") }
         return try items.map { item in

@@ -1,4 +1,4 @@
-import GRDB
+import SQLStore
 
 /// The chat database's schema, as a list of named migrations (`v1-…`, then `v2-…`, …).
 ///
@@ -24,30 +24,17 @@ import GRDB
 /// Messages, turns, approvals and events belong to a conversation (`ON DELETE CASCADE`). `turn_id` columns are plain
 /// columns, not foreign keys: the driver may store a message or an approval before its turn row in the same batch.
 enum ChatSchema {
-    /// The migrator, with every migration of this build registered.
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1-conversations-messages-turns-approvals-events") { db in
-            try db.execute(sql: v1)
-        }
-        migrator.registerMigration("v2-auto-reply") { db in
-            try db.execute(sql: v2)
-        }
-        migrator.registerMigration("v3-agent-facts-session-rules-turn-origin") { db in
-            try db.execute(sql: v3)
-        }
-        migrator.registerMigration("v4-notifications") { db in
-            try db.execute(sql: NotificationSchema.v4)
-        }
-        migrator.registerMigration("v5-live-activities") { db in
-            try db.execute(sql: LiveActivityStore.schema)
-        }
-        migrator.registerMigration("v6-approval-diffs") { db in
-            // What a file edit will change (JSON array of `FileDiff`), for approvals of file tools.
-            try db.execute(sql: "ALTER TABLE approvals ADD COLUMN diffs TEXT")
-        }
-        return migrator
-    }
+    /// Every migration of this build, in order (each table definition written once, as SQLite says it; PostgreSQL gets
+    /// it translated by ``SQLDialect/ddl(_:)``).
+    static let migrator = SQLMigrator([
+        .init("v1-conversations-messages-turns-approvals-events", sqlite: v1),
+        .init("v2-auto-reply", sqlite: v2),
+        .init("v3-agent-facts-session-rules-turn-origin", sqlite: v3),
+        .init("v4-notifications", sqlite: NotificationSchema.v4),
+        .init("v5-live-activities", sqlite: LiveActivityStore.schema),
+        // What a file edit will change (JSON array of `FileDiff`), for approvals of file tools.
+        .init("v6-approval-diffs", sqlite: "ALTER TABLE approvals ADD COLUMN diffs TEXT;"),
+    ])
 
     /// What the agent CLI reports about itself (version, permission mode), the session rules a person granted (JSON
     /// array of `SessionRule`), the model API retry in progress (JSON of `APIRetry`), who started a turn, and the rule

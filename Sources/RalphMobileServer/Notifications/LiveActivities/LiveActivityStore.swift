@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import SQLStore
 import RalphAPI
 
 /// The `live_activities` table of the chat database (migration `v5-live-activities`): the Live Activities the
@@ -30,10 +30,10 @@ final class LiveActivityStore: Sendable {
         CREATE INDEX live_activities_subject ON live_activities (subject, subject_id);
         """
 
-    private let pool: DatabasePool
+    private let database: any SQLDatabase
 
     init(chat: ChatStore) {
-        pool = chat.pool
+        database = chat.database
     }
 
     /// Inserts the activity, or replaces the row of the same push token (keeping its id). `lastState` is what the app
@@ -41,11 +41,10 @@ final class LiveActivityStore: Sendable {
     func register(_ request: RegisterLiveActivityRequest, keyID: String?, now: String) async throws -> StoredLiveActivity {
         let state = try request.state.map { String(decoding: try WireJSON.encode($0), as: UTF8.self) }
         let token = request.pushToken.lowercased()
-        return try await pool.write { db in
-            let existing: String? = try String.fetchOne(db, sql: "SELECT id FROM live_activities WHERE push_token = ?", arguments: [token])
+        return try await database.write { db in
+            let existing: String? = try await db.first("SELECT id FROM live_activities WHERE push_token = ?", token)?.string("id")
             let id = existing ?? "la-" + UUID().uuidString.lowercased()
-            try db.execute(
-                sql: """
+            try await db.execute("""
                     INSERT INTO live_activities (id, key_id, subject, subject_id, push_token, environment, created_at, last_state)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT(id) DO UPDATE SET key_id = excluded.key_id, subject = excluded.subject, subject_id = excluded.subject_id,
@@ -53,32 +52,33 @@ final class LiveActivityStore: Sendable {
                         last_outcome = NULL, last_error = NULL
                     """,
                 arguments: [id, keyID, request.subject.rawValue, request.subjectId, token, request.environment.rawValue, now, state])
-            return try Self.activity(id: id, db)!
+            guard let activity = try await Self.activity(id: id, db) else {
+                throw ChatStore.StoreError.corruptRow(table: "live_activities", id: id, reason: "not stored")
+            }
+            return activity
         }
     }
 
     /// Every activity, or those of one key.
     func activities(keyID: String?? = .none) async throws -> [StoredLiveActivity] {
-        try await pool.read { db in
-            let rows: [Row]
-            switch keyID {
-            case .none: rows = try Row.fetchAll(db, sql: "SELECT * FROM live_activities ORDER BY created_at, id")
-            case .some(let key): rows = try Row.fetchAll(db, sql: "SELECT * FROM live_activities WHERE key_id IS ? ORDER BY created_at, id", arguments: [key])
-            }
-            return try rows.map(Self.activity(row:))
+        let rows: [SQLRow]
+        switch keyID {
+        case .none: rows = try await database.query("SELECT * FROM live_activities ORDER BY created_at, id")
+        case .some(nil): rows = try await database.query("SELECT * FROM live_activities WHERE key_id IS NULL ORDER BY created_at, id")
+        case .some(let key?): rows = try await database.query("SELECT * FROM live_activities WHERE key_id = ? ORDER BY created_at, id", [key])
         }
+        return try rows.map(Self.activity(row:))
     }
 
     func activity(id: String) async throws -> StoredLiveActivity? {
-        try await pool.read { db in try Self.activity(id: id, db) }
+        try await database.read { db in try await Self.activity(id: id, db) }
     }
 
     /// False when there was none.
     @discardableResult
     func remove(id: String) async throws -> Bool {
-        try await pool.write { db in
-            try db.execute(sql: "DELETE FROM live_activities WHERE id = ?", arguments: [id])
-            return db.changesCount > 0
+        try await database.write { db in
+            try await !db.query("DELETE FROM live_activities WHERE id = ? RETURNING id", id).isEmpty
         }
     }
 
@@ -98,47 +98,45 @@ final class LiveActivityStore: Sendable {
         switch result {
         case .sent(let state, let at):
             let json = String(decoding: try WireJSON.encode(state), as: UTF8.self)
-            try await pool.write { db in
-                try db.execute(
-                    sql: """
+            try await database.write { db in
+                try await db.execute("""
                         UPDATE live_activities SET last_state = ?, last_sent_at = ?, sent_at = ?, updates_sent = updates_sent + 1, attempts = 0,
                             retry_at = NULL, last_outcome = 'delivered', last_error = NULL WHERE id = ?
                         """,
                     arguments: [json, Timestamp.format(at), at.timeIntervalSince1970, id])
             }
         case .retrying(let attempts, let retryAt, let error):
-            try await pool.write { db in
-                try db.execute(
-                    sql: "UPDATE live_activities SET attempts = ?, retry_at = ?, last_outcome = 'retrying', last_error = ? WHERE id = ?",
+            try await database.write { db in
+                try await db.execute("UPDATE live_activities SET attempts = ?, retry_at = ?, last_outcome = 'retrying', last_error = ? WHERE id = ?",
                     arguments: [attempts, retryAt, error, id])
             }
         case .settled:
-            try await pool.write { db in
-                try db.execute(sql: "UPDATE live_activities SET attempts = 0, retry_at = NULL WHERE id = ?", arguments: [id])
+            try await database.write { db in
+                try await db.execute("UPDATE live_activities SET attempts = 0, retry_at = NULL WHERE id = ?", arguments: [id])
             }
         case .failed(let state, let error):
             let json = String(decoding: try WireJSON.encode(state), as: UTF8.self)
-            try await pool.write { db in
-                try db.execute(
-                    sql: "UPDATE live_activities SET last_state = ?, attempts = 0, retry_at = NULL, last_outcome = 'failed', last_error = ? WHERE id = ?",
+            try await database.write { db in
+                try await db.execute("UPDATE live_activities SET last_state = ?, attempts = 0, retry_at = NULL, last_outcome = 'failed', last_error = ? WHERE id = ?",
                     arguments: [json, error, id])
             }
         }
     }
 
-    private static func activity(id: String, _ db: Database) throws -> StoredLiveActivity? {
-        try Row.fetchOne(db, sql: "SELECT * FROM live_activities WHERE id = ?", arguments: [id]).map(activity(row:))
+    private static func activity(id: String, _ db: any SQLConnection) async throws -> StoredLiveActivity? {
+        try await db.first("SELECT * FROM live_activities WHERE id = ?", id).map(activity(row:))
     }
 
-    private static func activity(row: Row) throws -> StoredLiveActivity {
-        let id: String = row["id"]
+    private static func activity(row: SQLRow) throws -> StoredLiveActivity {
+        let id: String = try row["id"]
         do {
-            guard let subject = LiveActivitySubject.Kind(rawValue: row["subject"]), let environment = APNsEnvironment(rawValue: row["environment"]) else {
+            guard let subject = LiveActivitySubject.Kind(rawValue: try row["subject"]), let environment = APNsEnvironment(rawValue: try row["environment"])
+            else {
                 throw ChatStore.StoreError.corruptRow(table: "live_activities", id: id, reason: "unknown subject or environment")
             }
-            let stateText: String? = row["last_state"]
+            let stateText: String? = try row["last_state"]
             let state = try stateText.map { try WireJSON.decode(LiveActivityState.self, from: Data($0.utf8)) }
-            return StoredLiveActivity(
+            return try StoredLiveActivity(
                 id: id, keyID: row["key_id"], subject: subject, subjectID: row["subject_id"], pushToken: row["push_token"], environment: environment,
                 createdAt: row["created_at"], lastState: state, lastSentAt: row["last_sent_at"], sentAt: row["sent_at"], updatesSent: row["updates_sent"],
                 attempts: row["attempts"], retryAt: row["retry_at"], lastOutcome: row["last_outcome"], lastError: row["last_error"])

@@ -24,6 +24,9 @@ public final class RunCatalog: Sendable {
         public var roots: [String]
         /// Fallback re-read of every run file, for filesystems where inotify misses writes.
         public var pollInterval: Double = 2
+        /// Mixed into every run id (``RunID/make(forPath:namespace:)``): the host id of a server in a cluster, empty for
+        /// a server on its own.
+        public var idNamespace = ""
         /// Fallback re-discovery of workspaces.
         public var rescanInterval: Double = 10
         /// Re-check of liveness (a loop that dies leaves no file event).

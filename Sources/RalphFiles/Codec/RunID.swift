@@ -4,9 +4,11 @@
 /// bytes followed by one `0xFF` byte), applied to the run file instead of the `.ralph` directory. Ids are stable
 /// across restarts as long as the path is.
 public enum RunID {
-    /// The id of the run stored at `absolutePath`.
-    public static func make(forPath absolutePath: String) -> String {
-        var bytes = Array(absolutePath.utf8)
+    /// The id of the run stored at `absolutePath`. A server of a cluster gives its host id as `namespace`, so that runs
+    /// at the same path on two machines have different ids; a server on its own gives none and keeps the ids it always had.
+    public static func make(forPath absolutePath: String, namespace: String = "") -> String {
+        var bytes = namespace.isEmpty ? [] : Array(namespace.utf8) + [0x00]
+        bytes += Array(absolutePath.utf8)
         bytes.append(0xFF)
         let hash = SipHash13.hash(bytes)
         let hex = String(hash, radix: 16)

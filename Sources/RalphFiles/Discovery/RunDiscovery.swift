@@ -20,8 +20,9 @@ public struct RunLocation: Sendable, Hashable {
     public let root: String
     public let layout: Layout
 
-    public init(file: String, stateDirectory: String, workspace: String, root: String, layout: Layout) {
-        self.id = RunID.make(forPath: file)
+    /// `idNamespace`: see ``RunID/make(forPath:namespace:)``.
+    public init(file: String, stateDirectory: String, workspace: String, root: String, layout: Layout, idNamespace: String = "") {
+        self.id = RunID.make(forPath: file, namespace: idNamespace)
         self.file = file
         self.stateDirectory = stateDirectory
         self.workspace = workspace

@@ -24,7 +24,8 @@ extension CatalogEngine {
                 for (stateDir, layout) in RunDiscovery.stateDirectories(of: workspace) {
                     stateDirs[stateDir] = (workspace, layout, root)
                     for file in RunDiscovery.runFiles(in: stateDir, layout: layout) {
-                        let location = RunLocation(file: file, stateDirectory: stateDir, workspace: workspace, root: root, layout: layout)
+                        let location = RunLocation(
+                            file: file, stateDirectory: stateDir, workspace: workspace, root: root, layout: layout, idNamespace: configuration.idNamespace)
                         if found[location.id] == nil { found[location.id] = location }
                     }
                 }

@@ -59,7 +59,7 @@ extension CatalogEngine {
         }
         if RunDiscovery.isRunFile(event.name, layout: layout) {
             let file = event.directory + "/" + event.name
-            let id = RunID.make(forPath: file)
+            let id = RunID.make(forPath: file, namespace: configuration.idNamespace)
             if tails[id] != nil {
                 dirtyRuns.insert(id)
             } else {

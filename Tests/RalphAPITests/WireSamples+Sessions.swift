@@ -51,11 +51,18 @@ enum WireSamples {
 
     /// Sessions, streams, steering and the robot.
     static let sessions: [WireSample] = [
+        .codable(HostInfo(id: "95773ce2c28a", name: "alpha", version: "0.1.0", online: true, lastHeartbeatAt: ts, isSelf: false)),
+        .codable(HostList(hosts: [HostInfo(id: "9be783003a83", name: "charlie", version: "0.1.0", online: false, lastHeartbeatAt: ts, isSelf: true)], clustered: true)),
         .codable(session),
         .codable(Session(
             id: "a", iteration: 0, total: nil, hat: nil, elapsedSecs: 0, mode: .complete, status: .completed, startedAt: ts,
             lastEventAt: nil, eventCount: 0, taskName: nil, workspace: "proj", path: "/p", pid: nil
         ), "optionals absent"),
+        .codable(Session(
+            id: "b", iteration: 3, total: 10, hat: "builder", elapsedSecs: 9, mode: .unreachable, status: .unreachable, startedAt: ts,
+            lastEventAt: ts, eventCount: 7, taskName: "t", workspace: "proj", path: "/p", pid: nil, host: "alpha", hostId: "95773ce2c28a",
+            reachable: false
+        ), "of an offline host"),
         .codable(SessionMode(rawValue: "a-mode-from-a-newer-server"), "unknown value"),
         .codable(SessionStatus(rawValue: "a-status-from-a-newer-server"), "unknown value"),
         .codable(detail),

@@ -42,13 +42,16 @@ public struct Conversation: Codable, Hashable, Sendable {
     public var sessionRules: [SessionRule]
     /// While ``status`` is `retrying`: the last retry the agent CLI reported.
     public var retry: APIRetry?
+    /// The server whose machine runs the conversation's agent (``HostInfo/id``), and its name when the server knows it.
+    public var hostId: String?
+    public var host: String?
 
     public init(
         id: String, title: String, titleIsCustom: Bool = false, cwd: String, backend: String, model: String? = nil, permissionMode: String? = nil,
         pinned: Bool = false, archived: Bool = false, createdAt: String, updatedAt: String, lastActivityAt: String, sessionId: String? = nil,
         status: ConversationStatus = .idle, processRunning: Bool = false, queued: Int = 0, pendingApprovals: Int = 0, messageCount: Int = 0,
         totalCostUsd: Double = 0, usage: TokenUsage = TokenUsage(), lastMessagePreview: String? = nil, agentVersion: String? = nil,
-        agentPermissionMode: String? = nil, sessionRules: [SessionRule] = [], retry: APIRetry? = nil
+        agentPermissionMode: String? = nil, sessionRules: [SessionRule] = [], retry: APIRetry? = nil, hostId: String? = nil, host: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -75,10 +78,13 @@ public struct Conversation: Codable, Hashable, Sendable {
         self.agentPermissionMode = agentPermissionMode
         self.sessionRules = sessionRules
         self.retry = retry
+        self.hostId = hostId
+        self.host = host
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, title, cwd, backend, model, pinned, archived, status, queued, usage, retry
+        case id, title, cwd, backend, model, pinned, archived, status, queued, usage, retry, host
+        case hostId = "host_id"
         case titleIsCustom = "title_is_custom"
         case permissionMode = "permission_mode"
         case createdAt = "created_at"

@@ -41,6 +41,8 @@ public struct ErrorPrefix: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let invalidConfig = ErrorPrefix(rawValue: "invalid_config")
     public static let skillNotFound = ErrorPrefix(rawValue: "skill_not_found")
     public static let unavailable = ErrorPrefix(rawValue: "unavailable")
+    /// `503`: the run or conversation belongs to a host of the cluster that is offline (or did not answer).
+    public static let hostOffline = ErrorPrefix(rawValue: "host_offline")
     /// The original robot route's error for an unknown or no longer pending question.
     public static let questionNotFound = ErrorPrefix(rawValue: "question_not_found")
     public static let internalError = ErrorPrefix(rawValue: "internal_error")

@@ -39,12 +39,18 @@ public struct Session: Codable, Hashable, Sendable {
     public var triggerEvent: String?
     /// The current hat's `publishes` from the run's config (the one it was started with, else the workspace's).
     public var publishes: [String]?
+    /// The server whose machine runs it: its name and id (``HostInfo``).
+    public var host: String?
+    public var hostId: String?
+    /// False while its host is offline (then `mode` and `status` are `unreachable`); nil for a server on its own.
+    public var reachable: Bool?
 
     public init(
         id: String, iteration: Int, total: Int?, hat: String?, elapsedSecs: Int, mode: SessionMode,
         status: SessionStatus, startedAt: String, lastEventAt: String?, eventCount: Int, taskName: String?,
         workspace: String, path: String, pid: Int?, stopRequested: StopRequest? = nil, suspension: Suspension? = nil,
-        pausedBy: String? = nil, triggerEvent: String? = nil, publishes: [String]? = nil
+        pausedBy: String? = nil, triggerEvent: String? = nil, publishes: [String]? = nil, host: String? = nil, hostId: String? = nil,
+        reachable: Bool? = nil
     ) {
         self.id = id
         self.iteration = iteration
@@ -65,6 +71,9 @@ public struct Session: Codable, Hashable, Sendable {
         self.pausedBy = pausedBy
         self.triggerEvent = triggerEvent
         self.publishes = publishes
+        self.host = host
+        self.hostId = hostId
+        self.reachable = reachable
     }
 
     enum CodingKeys: String, CodingKey {
@@ -78,7 +87,8 @@ public struct Session: Codable, Hashable, Sendable {
         case suspension
         case pausedBy = "paused_by"
         case triggerEvent = "trigger_event"
-        case publishes
+        case publishes, host, reachable
+        case hostId = "host_id"
     }
 
     // Optional fields are written as explicit nulls, as the original server did for `hat` and `total`.
@@ -104,6 +114,10 @@ public struct Session: Codable, Hashable, Sendable {
         try c.encode(pausedBy, forKey: .pausedBy)
         try c.encode(triggerEvent, forKey: .triggerEvent)
         try c.encode(publishes, forKey: .publishes)
+        // A server on its own leaves its host out (older clients' golden bytes stay as they were).
+        try c.encodeIfPresent(host, forKey: .host)
+        try c.encodeIfPresent(hostId, forKey: .hostId)
+        try c.encodeIfPresent(reachable, forKey: .reachable)
     }
 
     /// `paused_by` of a run the server paused.

@@ -14,4 +14,6 @@ public struct SessionMode: RawRepresentable, Codable, Hashable, Sendable, Custom
     public static let complete = SessionMode(rawValue: "complete")
     /// A lifecycle hook suspended the loop (`.ralph/suspend-state.json`); resume writes `.ralph/resume-requested`.
     public static let suspended = SessionMode(rawValue: "suspended")
+    /// The run's host is offline: what it does now is not known (it is never shown as live).
+    public static let unreachable = SessionMode(rawValue: "unreachable")
 }

@@ -16,4 +16,6 @@ public struct SessionStatus: RawRepresentable, Codable, Hashable, Sendable, Cust
     public static let stopped = SessionStatus(rawValue: "stopped")
     /// Alive, held by a lifecycle hook's suspension (ralph's own pause; see ``SessionMode/suspended``).
     public static let suspended = SessionStatus(rawValue: "suspended")
+    /// The run's host is offline (``SessionMode/unreachable``).
+    public static let unreachable = SessionStatus(rawValue: "unreachable")
 }

@@ -104,11 +104,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // The stores' SQL database, embedded SQLite (GRDB) or a shared PostgreSQL (postgres-nio), behind one interface.
-        .target(name: "SQLStore", dependencies: [grdb, postgresNIO, logging], swiftSettings: swiftSettings),
+        .target(
+            name: "SQLStore", dependencies: [grdb, postgresNIO, .product(name: "_ConnectionPoolModule", package: "postgres-nio"), logging],
+            swiftSettings: swiftSettings),
         // Hummingbird application: routes, auth, SSE, event hub.
         .target(
             name: "RalphMobileServer",
-            dependencies: ["RalphAPI", "RalphFiles", "RalphSimulator", "AgentRunner", "RalphNotify", "SQLStore", hummingbird, crypto, logging,
+            dependencies: ["RalphAPI", "RalphFiles", "RalphSimulator", "AgentRunner", "RalphNotify", "SQLStore", hummingbird, crypto, logging, nio("NIOEmbedded"),
                 serviceLifecycle, deque, grdb, asyncHTTPClient, nioSSL],
             // The web dashboard: plain HTML, CSS and JavaScript modules, no build step.
             resources: [.copy("Resources/web")],

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import PostgresNIO
+import _ConnectionPoolModule
 
 /// A shared PostgreSQL database through postgres-nio: a pool of connections (its background task runs until
 /// ``close()``), transactions with `BEGIN` / `COMMIT`, and connections of its own for `LISTEN`.
@@ -54,6 +55,23 @@ public final class PostgresDatabase: SQLDatabase {
         }
     }
 
+    /// Connects once, outside the pool, and says why that fails — at once, where the pool would keep retrying for a
+    /// minute before giving up with no reason. For a clear error at startup.
+    public func probe(timeout: Duration = .seconds(10)) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                let connection = try await self.connect()
+                try? await connection.close()
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw SQLError.failed("no answer from \(self.url.host):\(self.url.port) within \(timeout)")
+            }
+            defer { group.cancelAll() }
+            try await group.next()
+        }
+    }
+
     /// `body`'s errors as ``SQLError/failed(_:)`` with PostgreSQL's own words (postgres-nio hides them from
     /// `description`).
     static func failing<T>(_ body: () async throws -> T) async throws -> T {
@@ -66,6 +84,17 @@ public final class PostgresDatabase: SQLDatabase {
             throw cause
         } catch let error as PSQLError {
             throw Self.classified(error)
+        } catch let error as ConnectionPoolError {
+            throw Self.classified(error)
+        }
+    }
+
+    static func classified(_ error: ConnectionPoolError) -> SQLError {
+        switch error {
+        case .connectionCreationCircuitBreakerTripped:
+            .failed("cannot connect to the database: every attempt failed (is it running, and are its host, port, user and password right?)")
+        case .poolShutdown: .failed("the connections to the database are closed")
+        default: .failed("the request for a database connection was cancelled")
         }
     }
 
@@ -95,7 +124,7 @@ public final class PostgresDatabase: SQLDatabase {
         }
 
         func query(_ sql: String, _ arguments: [SQLValue]) async throws -> [SQLRow] {
-            let query = PostgresQuery(unsafeSQL: SQLDialect.postgres.placeholders(sql), binds: try PostgresDatabase.binds(arguments))
+            let query = PostgresQuery(unsafeSQL: SQLDialect.postgres.placeholders(sql), binds: PostgresDatabase.binds(arguments))
             let rows = try await PostgresDatabase.failing { try await connection.query(query, logger: logger).collect() }
             return rows.map { row in
                 var columns: [String] = []
@@ -109,15 +138,15 @@ public final class PostgresDatabase: SQLDatabase {
         }
     }
 
-    static func binds(_ values: [SQLValue]) throws -> PostgresBindings {
+    static func binds(_ values: [SQLValue]) -> PostgresBindings {
         var binds = PostgresBindings(capacity: values.count)
         for value in values {
             switch value {
             case .null: binds.appendNull()
-            case .int(let n): try binds.append(n)
-            case .double(let d): try binds.append(d)
-            case .text(let s): try binds.append(s)
-            case .bytes(let b): try binds.append(ByteBuffer(bytes: b))
+            case .int(let n): binds.append(n)
+            case .double(let d): binds.append(d)
+            case .text(let s): binds.append(s)
+            case .bytes(let b): binds.append(ByteBuffer(bytes: b))
             }
         }
         return binds

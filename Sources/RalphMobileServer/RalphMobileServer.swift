@@ -8,6 +8,7 @@ import RalphAPI
 import RalphFiles
 import RalphNotify
 import RalphSimulator
+import SQLStore
 import ServiceLifecycle
 
 /// The server: catalog, event hub, authentication and the Hummingbird application that serves them.
@@ -34,8 +35,78 @@ public struct RalphMobileServer: Sendable {
     let demo: DemoProcess?
     let webAssets: WebAssets
     let logger: Logger
+    /// This server as a host (its id and name), and the cluster it belongs to when it shares a PostgreSQL database.
+    let hosts: HostRegistry
+    let cluster: Cluster?
 
+    /// A server on its own, with its SQLite database (the configuration must not name a PostgreSQL one: use
+    /// ``open(configuration:logger:)``).
     public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "ralph-mobile.server")) throws(StartupError) {
+        guard configuration.databaseURL == nil else {
+            throw StartupError("a server with --database is opened with RalphMobileServer.open (it connects to the database first)")
+        }
+        try self.init(configuration: configuration, logger: logger, shared: nil)
+    }
+
+    /// The server for `configuration`: with `--database postgres://…`, it connects to the database (up to 10 s),
+    /// brings its schema up to date and joins the cluster; otherwise as ``init(configuration:logger:)``.
+    public static func open(configuration: ServerConfiguration, logger: Logger = Logger(label: "ralph-mobile.server")) async throws(StartupError)
+        -> RalphMobileServer
+    {
+        guard let url = configuration.databaseURL else { return try RalphMobileServer(configuration: configuration, logger: logger) }
+        let parsed: DatabaseURL
+        do {
+            parsed = try DatabaseURL(url)
+        } catch {
+            throw StartupError("--database: \(error)")
+        }
+        var databaseLogger = logger
+        databaseLogger[metadataKey: "area"] = "database"
+        databaseLogger.logLevel = max(logger.logLevel, .warning)
+        let database = PostgresDatabase(url: parsed, logger: databaseLogger)
+        // A database starting at the same time as this server gets 10 s to come up.
+        var lastError = ""
+        let deadline = ContinuousClock.now + .seconds(10)
+        repeat {
+            do {
+                try await database.probe(timeout: .seconds(5))
+                _ = try await database.query("SELECT 1 AS ok")
+                lastError = ""
+                break
+            } catch {
+                lastError = "\(error)"
+                try? await Task.sleep(for: .milliseconds(500))
+            }
+        } while ContinuousClock.now < deadline
+        guard lastError.isEmpty else {
+            await database.close()
+            throw StartupError("cannot reach the database \(parsed.redacted): \(lastError)")
+        }
+        let store: ChatStore
+        do {
+            store = try await ChatStore.connect(database, named: parsed.redacted)
+        } catch {
+            await database.close()
+            throw StartupError("cannot use the database \(parsed.redacted): \(error)")
+        }
+        let server = try RalphMobileServer(configuration: configuration, logger: logger, shared: (database, store))
+        // The cluster's keys, with this host's file keys added, before the first request.
+        do {
+            try await server.cluster?.auth.start()
+        } catch {
+            await database.close()
+            throw StartupError("cannot read the cluster's API keys from \(parsed.redacted): \(error)")
+        }
+        do {
+            try checkKeyed(configuration, keyStore: server.keyStore)
+        } catch {
+            await database.close()
+            throw error
+        }
+        return server
+    }
+
+    private init(configuration: ServerConfiguration, logger: Logger, shared: (database: PostgresDatabase, store: ChatStore)?) throws(StartupError) {
         self.configuration = configuration
         self.logger = logger
         guard (0...65535).contains(configuration.port) else { throw StartupError("port \(configuration.port) is out of range (0-65535)") }
@@ -52,15 +123,8 @@ public struct RalphMobileServer: Sendable {
         if let apiKey = configuration.apiKey, let weakness = APIKeyPolicy.weakness(of: apiKey) {
             throw StartupError(APIKeyPolicy.refusal(weakness, source: "--api-key or RALPH_MOBILE_API_KEY"))
         }
-        if !configuration.isLoopbackOnly && configuration.apiKey == nil && keyStore.isEmpty {
-            throw StartupError(
-                """
-                refusing to listen on \(configuration.host) without an API key: anyone who can reach this address could read \
-                your agents' work. Pass --api-key, set RALPH_MOBILE_API_KEY, or create a key with \
-                `ralph-mobile-server keys create --role admin`.
-                """
-            )
-        }
+        // A cluster's keys are in its database: checked once they are read (``open(configuration:logger:)``).
+        if shared == nil { try Self.checkKeyed(configuration, keyStore: keyStore) }
         let webSessions = try WebSessionStore(path: configuration.webSessionsFile)
         authenticator = Authenticator(
             keyStore: keyStore, apiKey: configuration.apiKey, loopbackOnly: configuration.isLoopbackOnly, webSessions: webSessions
@@ -86,7 +150,12 @@ public struct RalphMobileServer: Sendable {
             demo = nil
         }
         roots = try configuration.resolvedRoots()
+        let hostID = try HostRegistry.identity(dataDirectory: configuration.dataDirectory)
+        hosts = HostRegistry(
+            id: hostID, name: configuration.hostName ?? HostRegistry.machineName, database: shared?.database, timeout: configuration.hostTimeout)
         var catalogConfiguration = RunCatalog.Configuration(roots: roots)
+        // In a cluster, run ids are made unique across its hosts; on its own, a server keeps the ids it always had.
+        if shared != nil { catalogConfiguration.idNamespace = hostID }
         catalogConfiguration.pollInterval = configuration.pollInterval
         catalogConfiguration.rescanInterval = configuration.rescanInterval
         catalogConfiguration.livenessInterval = configuration.livenessInterval
@@ -120,10 +189,14 @@ public struct RalphMobileServer: Sendable {
         }
         hostSampler = HostSampler(diskPath: roots.first ?? configuration.dataDirectory)
         let store: ChatStore
-        do {
-            store = try ChatStore(path: configuration.chatDatabase)
-        } catch {
-            throw StartupError("cannot open the conversations database \(configuration.chatDatabase): \(error)")
+        if let shared {
+            store = shared.store
+        } else {
+            do {
+                store = try ChatStore(path: configuration.chatDatabase)
+            } catch {
+                throw StartupError("cannot open the conversations database \(configuration.chatDatabase): \(error)")
+            }
         }
         notifier = try Self.makeNotifier(
             configuration: configuration, store: NotificationStore(chat: store), authenticator: authenticator, catalog: catalog, supervisor: supervisor,
@@ -151,12 +224,38 @@ public struct RalphMobileServer: Sendable {
                 ],
                 machine: machine
             ),
-            environment: chatEnvironment, logger: chatLogger, notificationsRecorded: { [notifier] in notifier.wake() }
+            environment: chatEnvironment, hostID: hostID, logger: chatLogger, notificationsRecorded: { [notifier] in notifier.wake() }
         )
         liveActivities = Self.makeLiveActivities(
             configuration: configuration, store: store, changes: liveActivityChanges, notifier: notifier, authenticator: authenticator, chat: chat, catalog: catalog, supervisor: supervisor,
             logger: logger)
         catalog.subscribe(liveActivities)
+        if let shared {
+            var clusterLogger = logger
+            clusterLogger[metadataKey: "area"] = "cluster"
+            let cluster = Cluster(
+                database: shared.database, hosts: hosts, catalog: catalog, supervisor: supervisor, chat: chat, eventHub: hub, watchdog: watchdog,
+                auth: SharedAuth(database: shared.database, keyStore: keyStore, webSessions: webSessions, logger: clusterLogger),
+                heartbeatInterval: configuration.heartbeatInterval, logger: clusterLogger)
+            catalog.subscribe(cluster.publisher)
+            supervisor.observePauses { [publisher = cluster.publisher] id, _ in publisher.mark(id) }
+            supervisor.observeStops { [publisher = cluster.publisher] id, _ in publisher.mark(id) }
+            self.cluster = cluster
+        } else {
+            cluster = nil
+        }
+    }
+
+    /// Refuses to listen beyond loopback without any key.
+    private static func checkKeyed(_ configuration: ServerConfiguration, keyStore: KeyStore) throws(StartupError) {
+        guard !configuration.isLoopbackOnly && configuration.apiKey == nil && keyStore.isEmpty else { return }
+        throw StartupError(
+            """
+            refusing to listen on \(configuration.host) without an API key: anyone who can reach this address could read \
+            your agents' work. Pass --api-key, set RALPH_MOBILE_API_KEY, or create a key with \
+            `ralph-mobile-server keys create --role admin`.
+            """
+        )
     }
 
     /// The router of every route, with the ledger of each route's access (``Routes``).
@@ -170,6 +269,11 @@ public struct RalphMobileServer: Sendable {
             router.add(middleware: TrustedLoopbackMiddleware(authenticator: authenticator, boundHost: configuration.host))
         }
         router.add(middleware: AuthMiddleware(authenticator: authenticator))
+        if let cluster {
+            router.add(
+                middleware: ClusterForwardMiddleware(
+                    cluster: cluster, catalog: catalog, supervisor: RunSupervisorLookup { [supervisor] in supervisor.startedRun(matching: $0) != nil }))
+        }
         let ledger = RouteLedger()
         let routes = Routes(router: router, ledger: ledger)
         let lookup = SessionLookup(catalog: catalog, supervisor: supervisor)
@@ -177,9 +281,11 @@ public struct RalphMobileServer: Sendable {
         let workspaceRoots = WorkspaceRoots(roots)
         let selector = WorkspaceSelector(roots: workspaceRoots, lookup: lookup)
         HealthRoutes(authenticator: authenticator, chat: chat, notificationCapabilities: notifier.capabilities).register(on: routes)
-        SessionRoutes(catalog: catalog, lookup: lookup, legacyStreams: legacyStreams).register(on: routes)
+        SessionRoutes(catalog: catalog, lookup: lookup, legacyStreams: legacyStreams, hosts: hosts, cluster: cluster?.view).register(on: routes)
+        ClusterRoutes(hosts: hosts).register(on: routes)
         SteeringRoutes(catalog: catalog, roots: workspaceRoots, lookup: lookup, events: events, experimentalUrgentSteer: configuration.experimentalUrgentSteer).register(on: routes)
-        let robot = RobotRoutes(catalog: catalog, lookup: lookup, events: events)
+        var robot = RobotRoutes(catalog: catalog, lookup: lookup, events: events)
+        if let view = cluster?.view { robot.remoteQuestions = { view.questions() } }
         robot.register(on: routes)
         LibraryRoutes(selector: selector, roots: workspaceRoots, supervisor: supervisor).register(on: routes)
         WorkspaceRoutes(selector: selector).register(on: routes)
@@ -188,10 +294,10 @@ public struct RalphMobileServer: Sendable {
         EventStreamRoutes(
             catalog: catalog, hub: hub, lookup: lookup, watchdog: watchdog, legacy: legacyStreams, heartbeatInterval: configuration.heartbeatInterval
         ).register(on: routes)
-        KeyRoutes(keyStore: keyStore).register(on: routes)
+        KeyRoutes(keyStore: keyStore, shared: cluster?.auth).register(on: routes)
         ConversationRoutes(chat: chat, watchdog: watchdog).register(on: routes)
         AutoReplyRoutes(chat: chat).register(on: routes)
-        WebLoginRoutes(authenticator: authenticator, keyStore: keyStore).register(on: routes)
+        WebLoginRoutes(authenticator: authenticator, shared: cluster?.auth).register(on: routes)
         NotificationRoutes(
             notifier: notifier,
             actions: NotificationActionHandler(
@@ -200,6 +306,11 @@ public struct RalphMobileServer: Sendable {
         LiveActivityRoutes(updater: liveActivities, lookup: lookup, chat: chat).register(on: routes)
         WebRoutes(assets: webAssets).register(on: routes)
         routeTable.record(router.routes.map { ($0.path, $0.method.rawValue) })
+        if let cluster {
+            // Commands other hosts send run through this very router.
+            let responder = router.buildResponder()
+            cluster.commands.attach { request, context in try await responder.respond(to: request, context: context) }
+        }
         return (router, ledger)
     }
 
@@ -222,6 +333,7 @@ public struct RalphMobileServer: Sendable {
             services: [
                 catalog,
                 notifier,
+            ] + (cluster.map { [$0] } ?? []) + [
                 liveActivities,
                 BackgroundService(
                     catalog: catalog, hub: hub, chat: chat, keyStore: keyStore, supervisor: supervisor, demo: demo, watchdog: watchdog,

@@ -57,6 +57,13 @@ public struct ServerConfiguration: Sendable {
     public var codexCommand = "codex"
     public var codexArguments: [String] = []
     public var codexSandbox = ChatBackend.defaultCodexSandbox
+    /// The PostgreSQL database this server shares with the other hosts of a cluster (`--database`,
+    /// `$RALPH_MOBILE_DATABASE_URL`); nil: the SQLite file of the data directory, and no cluster.
+    public var databaseURL: String?
+    /// This host's name in a cluster (`--host-name`); nil: the machine's name.
+    public var hostName: String?
+    /// Seconds without a heartbeat after which a host counts as offline.
+    public var hostTimeout: Double = 5
     /// Variables added to (or replacing) the server's environment for agent processes.
     public var chatEnvironment: [String: String] = [:]
     /// Seconds without output (and no approval pending) before a turn is reported as stalled; it is never killed.

@@ -86,6 +86,21 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("claude-arg"), help: ArgumentHelp("A flag added to every run of the Claude CLI (repeat for several).", valueName: "arg"))
     var claudeArguments: [String] = []
 
+    @Option(
+        name: .customLong("database"),
+        help: ArgumentHelp(
+            "A PostgreSQL database shared with other servers: they form one cluster (default: $RALPH_MOBILE_DATABASE_URL, else SQLite in the data directory).",
+            valueName: "postgres://user:password@host:port/db"))
+    var database: String?
+
+    /// `--database`, else `$RALPH_MOBILE_DATABASE_URL`.
+    var databaseURL: String? {
+        database ?? ProcessInfo.processInfo.environment["RALPH_MOBILE_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    @Option(name: .customLong("host-name"), help: ArgumentHelp("This server's name in a cluster (default: the machine's name).", valueName: "name"))
+    var hostName: String?
+
     @Option(name: .customLong("codex-command"), help: ArgumentHelp("The Codex CLI conversations with backend codex run (a path, or a name on PATH).", valueName: "cmd"))
     var codexCommand = "codex"
 
@@ -211,6 +226,8 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
         configuration.codexCommand = codexCommand
         configuration.codexArguments = codexArguments
         configuration.codexSandbox = codexSandbox
+        configuration.databaseURL = databaseURL
+        configuration.hostName = hostName
         configuration.chatStallAfter = chatStallAfter
         configuration.chatIdleStop = chatIdleStop
         configuration.streamStallTimeout = streamStallTimeout
@@ -222,7 +239,7 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
         notify.apply(to: &configuration)
         let server: RalphMobileServer
         do {
-            server = try RalphMobileServer(configuration: configuration)
+            server = try await RalphMobileServer.open(configuration: configuration)
         } catch {
             FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
             throw ExitCode.failure
@@ -233,12 +250,16 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
 
 struct Keys: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Manage API keys (stored as SHA-256 digests in <data-dir>/keys.json, mode 0600).",
-        discussion: "A running server picks up changes within a second; no restart needed.",
+        abstract: "Manage API keys (stored as SHA-256 digests in <data-dir>/keys.json, mode 0600, or in a cluster's database).",
+        discussion: """
+            A running server picks up changes within a second; no restart needed. With --database <url> (or \
+            $RALPH_MOBILE_DATABASE_URL) the keys are the cluster's, in its PostgreSQL database: they work, and stop \
+            working, on every host.
+            """,
         subcommands: [Create.self, List.self, Revoke.self]
     )
 
-    struct Create: ParsableCommand {
+    struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a key and print it once.")
 
         @Option(help: ArgumentHelp("admin (everything), operator (steer, chat, approvals) or viewer (read only).", valueName: "role"))
@@ -248,30 +269,48 @@ struct Keys: ParsableCommand {
         var name: String?
 
         @OptionGroup var data: DataDirectoryOptions
+        /// `--database`, an option of the server command, given after the subcommand's name as well.
+        @ParentCommand var server: RalphMobileServerCommand
 
         func validate() throws {
             if Role(rawValue: role) == nil { throw ValidationError("--role must be admin, operator or viewer") }
         }
 
-        func run() throws {
-            let store = try Keys.open(data)
-            let (key, secret) = try Keys.perform { () throws(KeyStore.KeyError) in try store.create(role: Role(rawValue: role)!, name: name) }
+        func run() async throws {
+            let role = Role(rawValue: role)!
+            let (key, secret): (StoredKey, String)
+            if let url = server.databaseURL {
+                (key, secret) = try await Keys.cluster(url) { try await $0.create(role: role, name: name) }
+            } else {
+                let store = try Keys.open(data)
+                (key, secret) = try Keys.perform { () throws(KeyStore.KeyError) in try store.create(role: role, name: name) }
+            }
             print("Created \(key.role.rawValue) key \(key.id)\(key.name.map { " (\($0))" } ?? "").")
             print("Key (shown only now; store it in your client):")
             print(secret)
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List keys (ids, roles, names; never the keys).")
 
         @OptionGroup var data: DataDirectoryOptions
+        /// `--database`, an option of the server command, given after the subcommand's name as well.
+        @ParentCommand var server: RalphMobileServerCommand
 
-        func run() throws {
-            let store = try Keys.open(data)
-            let keys = store.keys
+        func run() async throws {
+            let keys: [StoredKey]
+            let source: String
+            if let url = server.databaseURL {
+                keys = try await Keys.cluster(url) { try await $0.keys() }
+                source = "the cluster's database"
+            } else {
+                let store = try Keys.open(data)
+                keys = store.keys
+                source = store.path
+            }
             if keys.isEmpty {
-                print("No keys in \(store.path).")
+                print("No keys in \(source).")
                 return
             }
             print("ID           ROLE      CREATED                   NAME")
@@ -284,23 +323,43 @@ struct Keys: ParsableCommand {
         }
     }
 
-    struct Revoke: ParsableCommand {
+    struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Revoke a key by its id (or a unique prefix of it).")
 
         @Argument(help: ArgumentHelp("The key id shown by `keys list`.", valueName: "id"))
         var id: String
 
         @OptionGroup var data: DataDirectoryOptions
+        /// `--database`, an option of the server command, given after the subcommand's name as well.
+        @ParentCommand var server: RalphMobileServerCommand
 
-        func run() throws {
-            let store = try Keys.open(data)
-            let key = try Keys.perform { () throws(KeyStore.KeyError) in try store.revoke(id) }
+        func run() async throws {
+            let key: StoredKey
+            if let url = server.databaseURL {
+                guard let revoked = try await Keys.cluster(url, { [id] in try await $0.revoke(id) }) else {
+                    FileHandle.standardError.write(Data("error: no single key of the cluster matches '\(id)'\n".utf8))
+                    throw ExitCode.failure
+                }
+                key = revoked
+            } else {
+                let store = try Keys.open(data)
+                key = try Keys.perform { () throws(KeyStore.KeyError) in try store.revoke(id) }
+            }
             print("Revoked \(key.role.rawValue) key \(key.id)\(key.name.map { " (\($0))" } ?? "").")
         }
     }
 
     static func open(_ data: DataDirectoryOptions) throws -> KeyStore {
         try perform { () throws(KeyStore.KeyError) in try KeyStore(path: ServerConfiguration(dataDirectory: data.resolved).keysFile) }
+    }
+
+    static func cluster<T: Sendable>(_ url: String, _ body: @escaping @Sendable (ClusterKeys) async throws -> T) async throws -> T {
+        do {
+            return try await ClusterKeys.with(databaseURL: url, body)
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+            throw ExitCode.failure
+        }
     }
 
     static func perform<T>(_ body: () throws(KeyStore.KeyError) -> T) throws -> T {

@@ -125,7 +125,7 @@ import Glibc
     }
     // MARK: - Opening
 
-    static let migrations = ["v1-conversations-messages-turns-approvals-events", "v2-auto-reply", "v3-agent-facts-session-rules-turn-origin", "v4-notifications", "v5-live-activities", "v6-approval-diffs"]
+    static let migrations = ["v1-conversations-messages-turns-approvals-events", "v2-auto-reply", "v3-agent-facts-session-rules-turn-origin", "v4-notifications", "v5-live-activities", "v6-approval-diffs", "v7-cluster"]
 
     @Test(arguments: StoreDatabase.allCases) func migrationsRunOnceAndReopeningKeepsTheData(_ database: StoreDatabase) async throws {
         do {

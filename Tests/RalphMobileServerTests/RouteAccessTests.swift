@@ -41,7 +41,7 @@ struct RouteAccessTests {
         "GET /api/merge-queue": "viewer",
         "GET /api/memories": "viewer", "POST /api/memories/export": "viewer",
         "GET /api/tasks": "viewer",
-        "GET /api/host/metrics": "viewer", "GET /api/host/processes": "viewer",
+        "GET /api/host/metrics": "viewer", "GET /api/host/processes": "viewer", "GET /api/hosts": "viewer",
 
         "POST /api/sessions/{id}/pause": "operator",
         "POST /api/sessions/{id}/resume": "operator",

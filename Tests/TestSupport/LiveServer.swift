@@ -45,7 +45,10 @@ public final class LiveServer: Sendable {
         // Opening the server opens its SQLite database and key file: blocking work, done off the few threads that
         // run every test's async code.
         let ready = configuration
-        let server = try await NIOThreadPool.singleton.runIfActive { try RalphMobileServer(configuration: ready, logger: logger) }
+        let server =
+            ready.databaseURL == nil
+            ? try await NIOThreadPool.singleton.runIfActive { try RalphMobileServer(configuration: ready, logger: logger) }
+            : try await RalphMobileServer.open(configuration: ready, logger: logger)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let app = server.makeApplication { port in continuation.yield(port) }
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))

@@ -64,6 +64,8 @@ public final class KeyStore: Sendable {
         var stamp: FileSystem.Status?
         /// Why the file could not be read at the last reload; no key is accepted while set.
         var failure: KeyError?
+        /// The keys come from a cluster's database (``use(_:)``), not from the file.
+        var shared = false
     }
 
     /// What a ``reloadIfChanged()`` did.
@@ -100,6 +102,7 @@ public final class KeyStore: Sendable {
     /// every call, so a fixed file is noticed however it was fixed. Blocking; call off the async runtime.
     @discardableResult
     public func reloadIfChanged() -> ReloadOutcome {
+        if state.withLock({ $0.shared }) { return .unchanged }
         let current = FileSystem.status(path)
         let (previous, failed) = state.withLock { ($0.stamp, $0.failure) }
         guard current != previous || failed != nil else { return .unchanged }
@@ -132,6 +135,19 @@ public final class KeyStore: Sendable {
         state.withLock { $0 = State(keys: file.keys, digests: digests, stamp: status) }
     }
 
+    /// Uses `keys` (read from a cluster's database) from now on, instead of the file's.
+    func use(_ keys: [StoredKey]) {
+        let digests = keys.compactMap { key in Self.hexBytes(key.sha256).map { (digest: $0, key: key) } }
+        state.withLock { $0 = State(keys: keys, digests: digests, stamp: nil, failure: nil, shared: true) }
+    }
+
+    /// A new key with `role` (and its secret, shown once), not stored yet.
+    static func make(role: Role, name: String?) -> (key: StoredKey, secret: String) {
+        let secret = generateSecret()
+        let digest = SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+        return (StoredKey(id: "k_" + digest.prefix(8), name: name, role: role, sha256: digest, createdAt: Timestamp.now()), secret)
+    }
+
     /// The stored key matching `presented`, compared in constant time against every key; none while the file cannot
     /// be read (``failure``).
     public func authenticate(_ presented: String) -> StoredKey? {
@@ -148,11 +164,9 @@ public final class KeyStore: Sendable {
 
     /// Creates a key with `role`; returns it with the secret, which is shown once and never stored.
     public func create(role: Role, name: String?) throws(KeyError) -> (key: StoredKey, secret: String) {
-        let secret = Self.generateSecret()
-        let digest = SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
-        let key = StoredKey(id: "k_" + digest.prefix(8), name: name, role: role, sha256: digest, createdAt: Timestamp.now())
-        try update { $0.append(key) }
-        return (key, secret)
+        let made = Self.make(role: role, name: name)
+        try update { $0.append(made.key) }
+        return made
     }
 
     /// Revokes the key whose id is `id` or starts with it.

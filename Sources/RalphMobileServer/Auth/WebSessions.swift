@@ -65,21 +65,19 @@ public final class WebSessionStore: Sendable {
 
     /// Starts a session for `keyID`; returns the token for the cookie. Blocking (writes the file).
     public func create(keyID: String, keyFingerprint: String?, now: Date = Date()) throws -> String {
-        var generator = SystemRandomNumberGenerator()
-        let token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        let made = Self.make(keyID: keyID, keyFingerprint: keyFingerprint, now: now)
         let time = now.timeIntervalSince1970
-        let session = Session(keyID: keyID, keyFingerprint: keyFingerprint, createdAt: time, expiresAt: time + Self.lifetime)
         try sessions.withLock { sessions throws in
             var next = sessions.filter { $0.value.expiresAt > time }
             if next.count >= Self.capacity, let oldest = next.min(by: { $0.value.createdAt < $1.value.createdAt }) {
                 next[oldest.key] = nil
             }
-            next[Self.digest(token)] = session
+            next[made.digest] = made.session
             // Written under the lock so two logins cannot overwrite each other's file; memory follows the file.
             try write(next)
             sessions = next
         }
-        return token
+        return made.token
     }
 
     /// The live session a cookie's token belongs to.
@@ -107,6 +105,19 @@ public final class WebSessionStore: Sendable {
     }
 
     public var count: Int { sessions.withLock { $0.count } }
+
+    /// Uses `sessions` (by token digest, read from a cluster's database) from now on.
+    func use(_ shared: [String: Session]) {
+        sessions.withLock { $0 = shared }
+    }
+
+    /// A new token and its session, not stored yet: the token for the cookie, the digest to store it under.
+    static func make(keyID: String, keyFingerprint: String?, now: Date = Date()) -> (token: String, digest: String, session: Session) {
+        var generator = SystemRandomNumberGenerator()
+        let token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        let time = now.timeIntervalSince1970
+        return (token, digest(token), Session(keyID: keyID, keyFingerprint: keyFingerprint, createdAt: time, expiresAt: time + lifetime))
+    }
 
     static func digest(_ token: String) -> String {
         SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()

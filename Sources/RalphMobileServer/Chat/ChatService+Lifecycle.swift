@@ -41,7 +41,8 @@ extension ChatService {
             settle(.failed("could not list the conversations: \(error)"))
             throw error
         }
-        for conversation in conversations {
+        // In a cluster, each host settles and runs its own conversations only (their agents run on its machine).
+        for conversation in conversations where conversation.hostId == nil || conversation.hostId == hostID {
             do {
                 try await recover(conversation)
             } catch {

@@ -44,13 +44,16 @@ public final class ChatService: Sendable {
     /// Recovery, which runs in the background from ``startRecovery()``; awaited on shutdown.
     let tasks = OwnedTasks()
     let logger: Logger
+    /// The host this server is: its conversations are stamped with it, and it runs only its own.
+    let hostID: String?
 
     /// - Parameter notificationsRecorded: called after a step recorded notifications in its transaction (the
     ///   notifier's wake-up).
     init(
         store: ChatStore, chatHub: ChatHub, eventHub: EventHub, roots: WorkspaceRoots, configuration: Configuration, environment: [String: String],
-        logger: Logger, notificationsRecorded: @escaping @Sendable () -> Void = {}
+        hostID: String? = nil, logger: Logger, notificationsRecorded: @escaping @Sendable () -> Void = {}
     ) {
+        self.hostID = hostID
         self.store = store
         self.chatHub = chatHub
         self.roots = roots
@@ -85,7 +88,8 @@ public final class ChatService: Sendable {
         let now = Timestamp.now()
         let conversation = Conversation(
             id: "c_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20), title: title, titleIsCustom: !title.isEmpty,
-            cwd: cwd, backend: backend.name, model: request.model, permissionMode: request.permissionMode, createdAt: now, updatedAt: now, lastActivityAt: now
+            cwd: cwd, backend: backend.name, model: request.model, permissionMode: request.permissionMode, createdAt: now, updatedAt: now, lastActivityAt: now,
+            hostId: hostID
         )
         do {
             _ = try await store.commit([.conversation(conversation)])
@@ -259,6 +263,10 @@ public final class ChatService: Sendable {
         if let reason = unrecovered.withLock({ $0[id] }) { throw Self.unrecoveredError(id, reason) }
         if let existing = workers.withLock({ $0[id] }) { return existing }
         let conversation = try await conversation(id)
+        if let owner = conversation.hostId, let hostID, owner != hostID {
+            // The cluster routes such requests to the owner; this is a guard: never run another host's agent here.
+            throw .other(.serviceUnavailable, .hostOffline, "conversation \(id) runs on another host, which did not take the request")
+        }
         return try await storeCall { try await self.worker(for: conversation, queued: []) }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import RalphAPI
 import SQLStore
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -36,6 +37,10 @@ public final class ChatStore: Sendable {
 
     /// Where the data is: the SQLite file's path, or the PostgreSQL URL without its password.
     public let path: String
+    /// Run at the end of each commit, in its transaction, with the conversations it touched and their last event
+    /// (in a cluster: the notice that tells the other servers, sent if and only if the step is stored).
+    typealias CommitHook = @Sendable (any SQLConnection, [String: Int]) async throws -> Void
+    private let commitHook = Mutex<CommitHook?>(nil)
     /// Internal so that the notification outbox and the Live Activities, which live in the same database, share its
     /// transactions.
     let database: any SQLDatabase
@@ -123,14 +128,26 @@ public final class ChatStore: Sendable {
     @discardableResult
     public func commit(_ writes: [ChatWrite]) async throws -> [StoredChatEvent] {
         guard !writes.isEmpty else { return [] }
+        let hook = commitHook.withLock { $0 }
         return try await database.write { db in
             let now = Timestamp.now()
             var stored: [StoredChatEvent] = []
             for write in writes {
                 try await Self.apply(write, now: now, db, into: &stored)
             }
+            if let hook {
+                var touched: [String: Int] = [:]
+                for write in writes { if let id = write.conversationID { touched[id] = touched[id] ?? 0 } }
+                for event in stored { touched[event.conversationID] = max(touched[event.conversationID] ?? 0, event.seq) }
+                try await hook(db, touched)
+            }
             return stored
         }
+    }
+
+    /// Sets the hook run at the end of each commit (see ``CommitHook``).
+    func onCommit(_ hook: @escaping CommitHook) {
+        commitHook.withLock { $0 = hook }
     }
 
     private static func apply(_ write: ChatWrite, now: String, _ db: any SQLConnection, into stored: inout [StoredChatEvent]) async throws {

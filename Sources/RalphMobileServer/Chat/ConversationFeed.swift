@@ -29,7 +29,11 @@ extension ChatService {
         try await requireReady()
         if let reason = unrecovered.withLock({ $0[id] }) { throw Self.unrecoveredError(id, reason) }
         if let failure = workers.withLock({ $0[id] })?.stopped { throw .internalError("conversation \(id): \(failure)") }
-        _ = try await conversation(id)
+        let conversation = try await conversation(id)
+        if let owner = conversation.hostId, let hostID, owner != hostID, chatHub.conversations.head(id) == nil {
+            // Another host's conversation, streamed from the shared store: the owner's notices bring what follows.
+            chatHub.open(conversationID: id, lastSeq: try await storeCall { try await self.store.lastEventSeq(conversationID: id) })
+        }
         guard let live = chatHub.subscribe(conversationID: id) else {
             throw .notFound("conversation '\(id)' does not exist")
         }

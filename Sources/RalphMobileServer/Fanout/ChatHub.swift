@@ -20,6 +20,9 @@ final class ChatHub: Sendable {
         conversations.open(conversationID, head: lastSeq)
     }
 
+    /// The conversations with an open stream.
+    func openConversationIDs() -> [String] { conversations.keys }
+
     /// Ends every stream of a deleted conversation.
     func remove(conversationID: String) {
         conversations.remove(conversationID)

@@ -193,6 +193,9 @@ final class Fanout<Key: Hashable & Sendable>: Sendable {
         }
     }
 
+    /// Every key known.
+    var keys: [Key] { state.withLock { Array($0.channels.keys) } }
+
     /// The head of a key's log (how far a catching-up subscriber must read), nil for a key that is gone.
     func head(_ key: Key) -> Int? {
         state.withLock { $0.channels[key]?.head }

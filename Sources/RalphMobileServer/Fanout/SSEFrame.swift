@@ -46,8 +46,15 @@ enum SSEFrame {
     /// A ralph event as a `workflow` frame whose id is its line number and the check of what that line holds
     /// (``SessionEventID``).
     static func workflow(_ event: RalphEvent) -> ByteBuffer {
+        let parts = workflowParts(event)
+        return Self.event(id: parts.id, name: StreamEventName.workflow, data: parts.data)
+    }
+
+    /// The id and the data of a workflow event's frame, as ``workflow(_:)`` writes them (a cluster stores them, so every
+    /// server streams the same bytes).
+    static func workflowParts(_ event: RalphEvent) -> (id: String, data: [UInt8]) {
         let id = SessionEventID(line: event.id, check: SessionEventID.check(ts: event.ts, topic: event.topic))
-        return Self.event(id: id.description, name: StreamEventName.workflow, data: JSONWriter.bytes(WorkflowPayload.object(event)))
+        return (id.description, JSONWriter.bytes(WorkflowPayload.object(event)))
     }
 
     /// An `Encodable` value as an event frame.

@@ -2,9 +2,11 @@ import Hummingbird
 import NIOPosix
 import RalphAPI
 
-/// Key management for admins: `GET /api/keys`, `POST /api/keys`, `DELETE /api/keys/{id}`.
+/// Key management for admins: `GET /api/keys`, `POST /api/keys`, `DELETE /api/keys/{id}`. In a cluster the keys are
+/// the cluster's (``SharedAuth``): made or revoked here, they work or stop working on every host.
 struct KeyRoutes {
     let keyStore: KeyStore
+    let shared: SharedAuth?
 
     func register(on routes: Routes) {
         routes.admin.get("/api/keys") { _, context in
@@ -18,31 +20,55 @@ struct KeyRoutes {
         routes.admin.post("/api/keys") { request, context in
             let body = try await request.decode(as: CreateAPIKeyRequest.self, context: context)
             if let name = body.name { try TextLimit.keyName.check(name, field: "name") }
-            let store = keyStore
-            let created = try await NIOThreadPool.singleton.runIfActive { () throws -> (key: StoredKey, secret: String) in
-                do throws(KeyStore.KeyError) {
-                    return try store.create(role: body.role, name: body.name)
-                } catch {
-                    throw APIError.internalError(error.description)
-                }
-            }
+            let created = try await create(role: body.role, name: body.name)
             var response = JSONResponse.make(CreatedAPIKey(key: Self.info(created.key), secret: created.secret), status: .created)
             response.headers[.location] = "/api/keys/\(created.key.id)"
             return response
         }
         routes.admin.delete("/api/keys/{id}") { _, context in
             let id = context.parameters.get("id") ?? ""
-            let store = keyStore
-            let revoked = try await NIOThreadPool.singleton.runIfActive { () throws -> StoredKey in
-                do throws(KeyStore.KeyError) {
-                    return try store.revoke(id)
-                } catch .notFound, .ambiguous {
-                    throw APIError.notFound("no single key matches '\(id.prefix(40))'")
-                } catch {
-                    throw APIError.internalError(error.description)
-                }
+            return JSONResponse.make(["revoked": Self.info(try await revoke(id))])
+        }
+    }
+
+    private func create(role: Role, name: String?) async throws -> (key: StoredKey, secret: String) {
+        if let shared {
+            do {
+                return try await shared.create(role: role, name: name)
+            } catch {
+                throw APIError.other(.serviceUnavailable, .unavailable, "cannot store the key in the cluster's database: \(error)")
             }
-            return JSONResponse.make(["revoked": Self.info(revoked)])
+        }
+        let store = keyStore
+        return try await NIOThreadPool.singleton.runIfActive { () throws -> (key: StoredKey, secret: String) in
+            do throws(KeyStore.KeyError) {
+                return try store.create(role: role, name: name)
+            } catch {
+                throw APIError.internalError(error.description)
+            }
+        }
+    }
+
+    private func revoke(_ id: String) async throws -> StoredKey {
+        if let shared {
+            let revoked: StoredKey?
+            do {
+                revoked = try await shared.revoke(id)
+            } catch {
+                throw APIError.other(.serviceUnavailable, .unavailable, "cannot revoke the key in the cluster's database: \(error)")
+            }
+            guard let revoked else { throw APIError.notFound("no single key matches '\(id.prefix(40))'") }
+            return revoked
+        }
+        let store = keyStore
+        return try await NIOThreadPool.singleton.runIfActive { () throws -> StoredKey in
+            do throws(KeyStore.KeyError) {
+                return try store.revoke(id)
+            } catch .notFound, .ambiguous {
+                throw APIError.notFound("no single key matches '\(id.prefix(40))'")
+            } catch {
+                throw APIError.internalError(error.description)
+            }
         }
     }
 

@@ -8,6 +8,8 @@ struct RobotRoutes {
     let catalog: RunCatalog
     let lookup: SessionLookup
     let events: EventWriter
+    /// The questions other hosts' runs wait on, in a cluster.
+    var remoteQuestions: @Sendable () -> [PendingQuestion] = { [] }
 
     func register(on routes: Routes) {
         routes.viewer.get("/api/robot/questions") { _, context in try await questions(context) }
@@ -19,7 +21,8 @@ struct RobotRoutes {
     func questions(_ context: AppRequestContext) async throws -> Response {
         await catalog.waitUntilReady()
         let now = Date()
-        let questions = catalog.snapshots().compactMap { $0.pendingQuestion(now: now) }.sorted { ($0.askedAt, $0.id) < ($1.askedAt, $1.id) }
+        let questions = (catalog.snapshots().compactMap { $0.pendingQuestion(now: now) } + remoteQuestions())
+            .sorted { ($0.askedAt, $0.id) < ($1.askedAt, $1.id) }
         return JSONResponse.make(RobotQuestionsResponse(questions: questions))
     }
 

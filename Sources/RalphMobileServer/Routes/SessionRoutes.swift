@@ -11,35 +11,43 @@ struct SessionRoutes {
     let lookup: SessionLookup
     /// Told when a run's status is asked (the original app's screen opening: its next stream gets a full replay).
     let legacyStreams: LegacyStreamClients
+    /// This server as a host (each session says its host), and the other hosts' runs when it is in a cluster.
+    let hosts: HostRegistry
+    let cluster: ClusterView?
     let listEncoder = SessionListEncoder()
 
     func register(on routes: Routes) {
-        routes.viewer.get("/api/sessions") { _, context in try await list(context) }
+        routes.viewer.get("/api/sessions") { request, context in try await list(request, context) }
         routes.viewer.get("/api/sessions/{id}") { _, context in try await detail(context) }
         routes.viewer.get("/api/sessions/{id}/status") { request, context in try await status(request, context) }
         routes.viewer.get("/api/sessions/{id}/iterations") { _, context in try await iterations(context) }
         routes.viewer.get("/api/sessions/{id}/scratchpad") { _, context in try await scratchpad(context) }
     }
 
-    func list(_ context: AppRequestContext) async throws -> Response {
+    /// Every run, newest first — of every host in a cluster; `?host=<name or id>` keeps one host's.
+    func list(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         await catalog.waitUntilReady()
         let now = Date()
         let paused = lookup.supervisor.pausedRunIDs()
         let stops = lookup.supervisor.stopRecords()
         // Sorted by small keys, not by the snapshots themselves (moving large values around dominates otherwise).
-        let runs = catalog.snapshots()
-            .map { (start: $0.startDate ?? .distantPast, session: $0.session(paused: paused.contains($0.id), stop: stops[$0.id], now: now)) }
-            .sorted { ($0.start, $0.session.id) > ($1.start, $1.session.id) }
-            .map(\.session)
+        var runs = catalog.snapshots()
+            .map { (start: ($0.startDate ?? .distantPast).timeIntervalSince1970, session: hosts.stamp($0.session(paused: paused.contains($0.id), stop: stops[$0.id], now: now))) }
+        runs += cluster?.sessions(now: now) ?? []
+        var sessions = runs.sorted { ($0.start, $0.session.id) > ($1.start, $1.session.id) }.map(\.session)
         // Runs this server started whose events file does not exist yet come first: they are the newest.
-        return listEncoder.response(lookup.supervisor.pendingSessions(now: now) + runs, logger: context.logger)
+        sessions = lookup.supervisor.pendingSessions(now: now).map(hosts.stamp) + sessions
+        if let filter = request.uri.queryParameters["host"].map(String.init), !filter.isEmpty {
+            sessions = sessions.filter { HostRegistry.matches($0, host: filter) }
+        }
+        return listEncoder.response(sessions, logger: context.logger)
     }
 
     func status(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         switch try await target(context) {
         case .run(let snapshot):
             legacyStreams.statusAsked(client: LegacyStreamClients.client(request, context), session: snapshot.id)
-            return JSONResponse.make(snapshot.session(paused: lookup.supervisor.isPaused(snapshot.id), stop: lookup.supervisor.stopRecord(for: snapshot.id)))
+            return JSONResponse.make(hosts.stamp(snapshot.session(paused: lookup.supervisor.isPaused(snapshot.id), stop: lookup.supervisor.stopRecord(for: snapshot.id))))
         case .pending(let started): return JSONResponse.make(try pendingSession(started))
         }
     }

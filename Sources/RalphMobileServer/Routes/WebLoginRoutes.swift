@@ -11,7 +11,8 @@ import RalphAPI
 /// ``FailureThrottle`` like any wrong key.
 struct WebLoginRoutes {
     let authenticator: Authenticator
-    let keyStore: KeyStore
+    /// A cluster's logins, in its database (a login on one host works on all).
+    let shared: SharedAuth?
 
     func register(on routes: Routes) {
         routes.open.post("/api/login") { request, context in
@@ -31,14 +32,7 @@ struct WebLoginRoutes {
             }
             let keyID = identity.keyID ?? "cli"
             let fingerprint = keyID == "cli" ? authenticator.apiKeyFingerprint : nil
-            let sessions = authenticator.webSessions
-            let token = try await NIOThreadPool.singleton.runIfActive { () throws -> String in
-                do {
-                    return try sessions.create(keyID: keyID, keyFingerprint: fingerprint)
-                } catch {
-                    throw APIError.internalError("could not save the login: \(error)")
-                }
-            }
+            let token = try await login(keyID: keyID, keyFingerprint: fingerprint)
             let expires = Timestamp.format(Date().addingTimeInterval(WebSessionStore.lifetime))
             var response = JSONResponse.make(WhoAmI(role: identity.role, keyID: keyID, authRequired: true, via: "cookie", expiresAt: expires))
             response.headers[.setCookie] = Self.cookie(token, maxAge: Int(WebSessionStore.lifetime), request: request)
@@ -49,14 +43,7 @@ struct WebLoginRoutes {
             try CrossSiteGuard.check(request)
             var ended = false
             if let token = request.cookies[WebSessionStore.cookieName]?.value, !token.isEmpty {
-                let sessions = authenticator.webSessions
-                ended = try await NIOThreadPool.singleton.runIfActive { () throws -> Bool in
-                    do {
-                        return try sessions.end(token)
-                    } catch {
-                        throw APIError.internalError("could not end the login: \(error)")
-                    }
-                }
+                ended = try await logout(token)
             }
             var response = JSONResponse.make(["status": ended ? "logged_out" : "not_logged_in"])
             response.headers[.setCookie] = Self.cookie("", maxAge: 0, request: request)
@@ -75,6 +62,42 @@ struct WebLoginRoutes {
             return JSONResponse.make(
                 WhoAmI(role: identity.role, keyID: identity.keyID, authRequired: authenticator.authRequired, via: via, expiresAt: expires)
             )
+        }
+    }
+
+    private func login(keyID: String, keyFingerprint: String?) async throws -> String {
+        if let shared {
+            do {
+                return try await shared.login(keyID: keyID, keyFingerprint: keyFingerprint)
+            } catch {
+                throw APIError.other(.serviceUnavailable, .unavailable, "could not save the login in the cluster's database: \(error)")
+            }
+        }
+        let sessions = authenticator.webSessions
+        return try await NIOThreadPool.singleton.runIfActive { () throws -> String in
+            do {
+                return try sessions.create(keyID: keyID, keyFingerprint: keyFingerprint)
+            } catch {
+                throw APIError.internalError("could not save the login: \(error)")
+            }
+        }
+    }
+
+    private func logout(_ token: String) async throws -> Bool {
+        if let shared {
+            do {
+                return try await shared.logout(token)
+            } catch {
+                throw APIError.other(.serviceUnavailable, .unavailable, "could not end the login in the cluster's database: \(error)")
+            }
+        }
+        let sessions = authenticator.webSessions
+        return try await NIOThreadPool.singleton.runIfActive { () throws -> Bool in
+            do {
+                return try sessions.end(token)
+            } catch {
+                throw APIError.internalError("could not end the login: \(error)")
+            }
         }
     }
 

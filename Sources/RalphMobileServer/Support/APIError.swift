@@ -85,6 +85,14 @@ public enum APIError: Error, Sendable, Equatable {
         }
     }
 
+    /// `503 host_offline:` — a run or conversation of a host that is offline.
+    static func hostOffline(_ detail: String) -> APIError { .other(.serviceUnavailable, .hostOffline, detail) }
+
+    /// The JSON body of the error, as ``response()`` sends it.
+    func responseBody() -> [UInt8] {
+        (try? Array(WireJSON.encode(body))) ?? Array(#"{"error":"internal_error"}"#.utf8)
+    }
+
     public func response() -> Response {
         var response = JSONResponse.make(body, status: status)
         if case .methodNotAllowed(_, _, let allowed) = self {

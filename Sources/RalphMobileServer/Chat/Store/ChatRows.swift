@@ -17,8 +17,8 @@ enum ChatRows {
                     id, title, title_is_custom, cwd, backend, model, permission_mode, pinned, archived, created_at,
                     updated_at, last_activity_at, session_id, status, process_running, queued, pending_approvals,
                     message_count, total_cost_usd, usage, last_message_preview, agent_version, agent_permission_mode,
-                    session_rules, retry)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    session_rules, retry, host_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET
                     title = excluded.title, title_is_custom = excluded.title_is_custom, cwd = excluded.cwd,
                     backend = excluded.backend, model = excluded.model, permission_mode = excluded.permission_mode,
@@ -29,13 +29,13 @@ enum ChatRows {
                     message_count = excluded.message_count, total_cost_usd = excluded.total_cost_usd,
                     usage = excluded.usage, last_message_preview = excluded.last_message_preview,
                     agent_version = excluded.agent_version, agent_permission_mode = excluded.agent_permission_mode,
-                    session_rules = excluded.session_rules, retry = excluded.retry
+                    session_rules = excluded.session_rules, retry = excluded.retry, host_id = excluded.host_id
                 """,
             arguments: [
                 c.id, c.title, c.titleIsCustom, c.cwd, c.backend, c.model, c.permissionMode, c.pinned, c.archived, c.createdAt,
                 c.updatedAt, c.lastActivityAt, c.sessionId, c.status.rawValue, c.processRunning, c.queued, c.pendingApprovals,
                 c.messageCount, c.totalCostUsd, try usageText(c.usage), c.lastMessagePreview, c.agentVersion, c.agentPermissionMode,
-                try jsonText(c.sessionRules), try c.retry.map(jsonText),
+                try jsonText(c.sessionRules), try c.retry.map(jsonText), c.hostId,
             ]
         )
     }
@@ -120,7 +120,8 @@ enum ChatRows {
             usage: try usage(row, "usage", table: table, id: id) ?? TokenUsage(),
             lastMessagePreview: try row.decode(forColumn: "last_message_preview"), agentVersion: try row.decode(forColumn: "agent_version"),
             agentPermissionMode: try row.decode(forColumn: "agent_permission_mode"),
-            sessionRules: try codable(row, "session_rules", table: table, id: id) ?? [], retry: try codable(row, "retry", table: table, id: id)
+            sessionRules: try codable(row, "session_rules", table: table, id: id) ?? [], retry: try codable(row, "retry", table: table, id: id),
+            hostId: try row.decode(forColumn: "host_id")
         )
     }
 

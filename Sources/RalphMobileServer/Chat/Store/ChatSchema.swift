@@ -34,6 +34,7 @@ enum ChatSchema {
         .init("v5-live-activities", sqlite: LiveActivityStore.schema),
         // What a file edit will change (JSON array of `FileDiff`), for approvals of file tools.
         .init("v6-approval-diffs", sqlite: "ALTER TABLE approvals ADD COLUMN diffs TEXT;"),
+        ClusterSchema.v7,
     ])
 
     /// What the agent CLI reports about itself (version, permission mode), the session rules a person granted (JSON

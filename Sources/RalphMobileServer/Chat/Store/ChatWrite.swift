@@ -24,3 +24,18 @@ public enum ChatWrite: Sendable {
     /// Records a notification in the outbox, in the transaction of the step that caused it (once per key).
     case notification(NotificationEvent)
 }
+
+extension ChatWrite {
+    /// The conversation the write is about, if any.
+    var conversationID: String? {
+        switch self {
+        case .conversation(let c): c.id
+        case .deleteConversation(let id): id
+        case .message(let m): m.conversationId
+        case .turn(let t): t.conversationId
+        case .approval(let a): a.conversationId
+        case .event(let id, _, _), .autoReply(let id, _, _): id
+        case .autoReplyDefaults, .notification: nil
+        }
+    }
+}

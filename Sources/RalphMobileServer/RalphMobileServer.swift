@@ -90,7 +90,14 @@ public struct RalphMobileServer: Sendable {
             throw StartupError("cannot use the database \(parsed.redacted): \(error)")
         }
         let server = try RalphMobileServer(configuration: configuration, logger: logger, shared: (database, store))
-        // The cluster's keys, with this host's file keys added, before the first request.
+        // This host announced and the other hosts read, and the cluster's keys (with this host's file keys added),
+        // before the first request.
+        do {
+            try await server.hosts.heartbeat(starting: true)
+        } catch {
+            await database.close()
+            throw StartupError("cannot announce this host in \(parsed.redacted): \(error)")
+        }
         do {
             try await server.cluster?.auth.start()
         } catch {
@@ -165,7 +172,9 @@ public struct RalphMobileServer: Sendable {
         var catalogLogger = logger
         catalogLogger[metadataKey: "area"] = "catalog"
         catalog = RunCatalog(configuration: catalogConfiguration, logger: catalogLogger)
-        hub = EventHub(queueBytes: configuration.subscriberQueueBytes, queueFrames: configuration.subscriberQueueCapacity)
+        hub = EventHub(
+            queueBytes: configuration.subscriberQueueBytes, queueFrames: configuration.subscriberQueueCapacity, stamp: { [hosts] in hosts.stamp($0) },
+            stampConversation: { [hosts] in hosts.stamp($0) })
         // The fan-out hears a change before run control does, so a start answered with its run finds the run's stream.
         catalog.subscribe(hub)
         var supervisorConfiguration = RunSupervisor.Configuration(dataDirectory: configuration.dataDirectory, environment: ProcessInfo.processInfo.environment)
@@ -295,7 +304,7 @@ public struct RalphMobileServer: Sendable {
             catalog: catalog, hub: hub, lookup: lookup, watchdog: watchdog, legacy: legacyStreams, heartbeatInterval: configuration.heartbeatInterval
         ).register(on: routes)
         KeyRoutes(keyStore: keyStore, shared: cluster?.auth).register(on: routes)
-        ConversationRoutes(chat: chat, watchdog: watchdog).register(on: routes)
+        ConversationRoutes(chat: chat, watchdog: watchdog, hosts: hosts).register(on: routes)
         AutoReplyRoutes(chat: chat).register(on: routes)
         WebLoginRoutes(authenticator: authenticator, shared: cluster?.auth).register(on: routes)
         NotificationRoutes(

@@ -122,7 +122,15 @@ struct ClusterTests {
         // Its ralph outlives its server: stopped at the end.
         defer { if let pid { kill(pid_t(pid), SIGKILL) } }
 
+        // B's global stream carries A's run, and then A going offline.
+        let global = try await SSETestClient.connect(b.base + "/api/events")
+        let start = try await global.messages(until: "ready", timeout: 10)
+        #expect(start.contains { $0.event == "session.added" && $0.data.contains(#""id":"\#(id)""#) && $0.data.contains(#""host":"alpha""#) })
+
         kill(a.process.processIdentifier, SIGKILL)
+        let offline = try await global.messages(until: "session.updated", timeout: 15) { $0.data.contains(#""mode":"unreachable""#) }
+        #expect(offline.contains { $0.event == "host.updated" && $0.data.contains(#""name":"alpha""#) && $0.data.contains(#""online":false"#) })
+        global.cancel()
         try await eventually(15, "B to see A offline") {
             try await HTTP.get(b.base + "/api/hosts").json(HostList.self).hosts.first { $0.name == "alpha" }?.online == false
         }
@@ -230,14 +238,18 @@ struct ClusterChatTests {
                 await anthropic.stop()
             }
         }
-        let created = try await HTTP.request(a.base + "/api/conversations", method: .POST, body: #"{"cwd":"proj"}"#)
+        // Made from B for A: A's CLI will run it, in A's workspace.
+        let nowhere = try await HTTP.request(b.base + "/api/conversations", method: .POST, body: #"{"cwd":"proj","host":"nowhere"}"#)
+        #expect(nowhere.status == 400 && nowhere.text.contains("no host 'nowhere' in the cluster (hosts: bravo, alpha)"), "\(nowhere.text)")
+        let created = try await HTTP.request(b.base + "/api/conversations", method: .POST, body: #"{"cwd":"proj","host":"alpha"}"#)
         #expect(created.status == 201, "\(created.text)")
         let conversation = try created.json(Conversation.self)
+        #expect(conversation.hostId == a.server.hosts.id && conversation.host == "alpha", "\(conversation)")
         let listed = try await HTTP.get(b.base + "/api/conversations").json(Page<Conversation>.self).items
         #expect(listed.map(\.id) == [conversation.id] && listed.first?.hostId == conversation.hostId && conversation.hostId != nil)
 
         let stream = try await SSETestClient.connect(b.base + "/api/conversations/\(conversation.id)/events", headers: [("Last-Event-ID", "0")])
-        let message = try JSONSerialization.data(withJSONObject: ["text": model(["bash touch made-from-b.txt"], ["say Done."])])
+        let message = try JSONSerialization.data(withJSONObject: ["text": model(["bash touch made-from-b.txt"], ["bash touch second.txt"], ["say Done."])])
         let sent = try await HTTP.request(b.base + "/api/conversations/\(conversation.id)/messages", method: .POST, body: String(decoding: message, as: UTF8.self))
         #expect(sent.status == 202, "\(sent.text)")
         let asked = try #require(try await stream.messages(until: "permission_required", timeout: 30).last?.json)
@@ -245,9 +257,16 @@ struct ClusterChatTests {
         #expect(try await HTTP.get(b.base + "/api/approvals?state=pending").json(ApprovalList.self).approvals.map(\.id) == [approval])
         let decided = try await HTTP.request(b.base + "/api/approvals/\(approval)", method: .POST, body: #"{"decision":"allow"}"#)
         #expect(decided.status == 200, "\(decided.text)")
+        // The second one decided in a batch sent to B.
+        let secondAsked = try #require(try await stream.messages(until: "permission_required", timeout: 30).last?.json)
+        let second = try #require(secondAsked["approval_id"] as? String)
+        let batch = try await HTTP.request(b.base + "/api/approvals", method: .POST, body: #"{"ids":["\#(second)"],"decision":"allow"}"#)
+        let results = try batch.json(BatchApprovalResponse.self).results
+        #expect(results.map { $0.id } == [second] && results.first?.approval?.state == ApprovalState.allowed && results.first?.error == nil, "\(batch.text)")
         let rest = try await stream.messages(until: "complete", timeout: 30)
         #expect(rest.contains { $0.event == "tool_end" } && text(of: rest).hasSuffix("Done."))
         #expect(FileManager.default.fileExists(atPath: tmp.path + "/ws-a/proj/made-from-b.txt"), "A's CLI ran it, in A's workspace")
+        #expect(FileManager.default.fileExists(atPath: tmp.path + "/ws-a/proj/second.txt"))
     }
 
     @Test("a client streaming a run from one server that dies resumes on another with Last-Event-ID: nothing lost, nothing twice")

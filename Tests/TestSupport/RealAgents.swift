@@ -98,7 +98,7 @@ public enum RealCodex {
     /// arrives within its turn), and no colour on stderr.
     public static func environment(home: String, apiBase: String) -> [String: String] {
         try? FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: home + "/config.toml", contents: Data(config(apiBase: apiBase).utf8))
+        _ = FileManager.default.createFile(atPath: home + "/config.toml", contents: Data(config(apiBase: apiBase).utf8))
         return ["HOME": home, "CODEX_HOME": home, "NO_COLOR": "1"]
     }
 

@@ -14,4 +14,7 @@ public enum StreamEventName {
     public static let sessionAdded = "session.added"
     public static let sessionUpdated = "session.updated"
     public static let sessionRemoved = "session.removed"
+    /// A host of a cluster came online, went offline or changed its name (data: ``HostInfo``); sessions of an
+    /// offline host follow as `session.updated`, `unreachable`.
+    public static let hostUpdated = "host.updated"
 }

@@ -41,10 +41,22 @@ final class Cluster: Service, Sendable {
         self.chat.install(on: chat.store)
         observeChat { [relay = self.chat] id in relay.noticed(id) }
         let stream = stream
-        view.observe { id in stream.wake(id) }
+        // The global stream carries the other hosts' runs as it carries this host's.
+        view.observe { [view] id in
+            stream.wake(id)
+            if let remote = view.remote(id) {
+                eventHub.global.announce(as: StreamEventName.sessionUpdated) { view.shown(remote) }
+            } else {
+                eventHub.global.remove(sessionID: id)
+            }
+        }
         // A host coming or going changes how its runs are shown.
-        hosts.observe { [view, stream] _ in
-            for remote in view.sessions() { stream.wake(remote.session.id) }
+        hosts.observe { [view, hosts] changed in
+            for info in hosts.all() where changed.contains(info.id) { eventHub.global.publish(name: StreamEventName.hostUpdated, value: info) }
+            for id in view.ids() {
+                stream.wake(id)
+                eventHub.global.announce(as: StreamEventName.sessionUpdated) { view.remote(id).map { view.shown($0) } }
+            }
         }
     }
 
@@ -95,7 +107,8 @@ final class Cluster: Service, Sendable {
     /// Heartbeats every second; while the database cannot be reached, the other hosts count as offline here (their
     /// runs cannot be reached either).
     private func heartbeats() async {
-        var starting = true
+        // The first heartbeat (starting) was made before the server began to serve.
+        var starting = false
         var failingSince: ContinuousClock.Instant?
         while !Task.isCancelled {
             do {

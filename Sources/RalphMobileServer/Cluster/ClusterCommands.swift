@@ -183,9 +183,7 @@ final class ClusterCommands: Sendable {
             var context = AppRequestContext(source: ApplicationRequestContextSource(channel: EmbeddedChannel(), logger: logger))
             context.identity = CallerIdentity(role: role, keyID: try row.optionalString("key_id"))
             let response = try await respond(request, context)
-            let collected = CollectingBodyWriter.Collected()
-            try await response.body.write(CollectingBodyWriter(collected: collected))
-            return Result(status: response.status.code, contentType: response.headers[.contentType], body: collected.bytes)
+            return Result(status: response.status.code, contentType: response.headers[.contentType], body: try await CollectingBodyWriter.bytes(of: response))
         } catch let error as APIError {
             return Result(status: error.status.code, contentType: "application/json", body: Array(error.responseBody()))
         } catch {
@@ -212,6 +210,13 @@ struct CollectingBodyWriter: ResponseBodyWriter {
     }
 
     let collected: Collected
+
+    /// A whole response body.
+    static func bytes(of response: Response) async throws -> [UInt8] {
+        let collected = Collected()
+        try await response.body.write(CollectingBodyWriter(collected: collected))
+        return collected.bytes
+    }
 
     mutating func write(_ buffer: ByteBuffer) async throws { collected.append(buffer) }
     consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}

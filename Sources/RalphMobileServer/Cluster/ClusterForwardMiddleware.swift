@@ -16,6 +16,13 @@ struct ClusterForwardMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let parts = request.uri.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        if parts.count == 2, parts[0] == "api", request.method == .post {
+            switch parts[1] {
+            case "conversations": return try await createConversation(request, context, next: next)
+            case "approvals": return try await decideBatch(request, context, next: next)
+            default: break
+            }
+        }
         guard parts.count >= 3, parts[0] == "api" else { return try await next(request, context) }
         switch parts[1] {
         case "sessions":
@@ -34,6 +41,52 @@ struct ClusterForwardMiddleware: RouterMiddleware {
         default:
             return try await next(request, context)
         }
+    }
+
+    /// A conversation for another host (`host` in the body) is created there, by the host whose CLI will run it.
+    private func createConversation(_ request: Request, _ context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        let rebuilt = Request(head: request.head, body: .init(buffer: body))
+        let host = ((try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any])?["host"] as? String
+        let owner = try cluster.hosts.resolveRequested(host)
+        guard owner != cluster.hosts.id else { return try await next(rebuilt, context) }
+        return try await cluster.commands.forward(rebuilt, to: owner, identity: context.identity)
+    }
+
+    /// The same decision for several approvals, of conversations on several hosts: each host decides its own (in one
+    /// command per host), and the results come back in the order asked. An offline host's approvals get its error.
+    private func decideBatch(_ request: Request, _ context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        let rebuilt = Request(head: request.head, body: .init(buffer: body))
+        guard let batch = try? WireJSON.decode(BatchApprovalRequest.self, from: Data(buffer: body)), !batch.ids.isEmpty, batch.ids.count <= 200,
+            Set(batch.ids).count == batch.ids.count
+        else { return try await next(rebuilt, context) }  // the route says what is wrong with it
+        var byHost: [String: [String]] = [:]
+        for id in batch.ids { byHost[try await cluster.approvalHost(id) ?? cluster.hosts.id, default: []].append(id) }
+        guard byHost.keys.contains(where: { $0 != cluster.hosts.id }) else { return try await next(rebuilt, context) }
+        var results: [String: BatchApprovalResult] = [:]
+        for (host, ids) in byHost {
+            var part = batch
+            part.ids = ids
+            var head = request.head
+            head.headerFields[.contentLength] = nil
+            let partRequest = Request(head: head, body: .init(buffer: ByteBuffer(bytes: try WireJSON.encode(part))))
+            do {
+                let response =
+                    host == cluster.hosts.id
+                    ? try await next(partRequest, context) : try await cluster.commands.forward(partRequest, to: host, identity: context.identity)
+                let bytes = try await CollectingBodyWriter.bytes(of: response)
+                guard response.status == .ok, let decided = try? WireJSON.decode(BatchApprovalResponse.self, from: Data(bytes)) else {
+                    let error = (try? WireJSON.decode(ErrorResponse.self, from: Data(bytes)))?.error ?? "host answered \(response.status.code)"
+                    for id in ids { results[id] = BatchApprovalResult(id: id, approval: nil, error: error) }
+                    continue
+                }
+                for result in decided.results { results[result.id] = result }
+            } catch let error as APIError {
+                for id in ids { results[id] = BatchApprovalResult(id: id, approval: nil, error: error.body.error) }
+            }
+        }
+        return JSONResponse.make(BatchApprovalResponse(results: batch.ids.map { results[$0] ?? BatchApprovalResult(id: $0, approval: nil, error: "not decided") }))
     }
 
     /// An answer or guidance for another host's run goes there (the run is named in the body).

@@ -11,6 +11,14 @@ struct ClusterRoutes {
 }
 
 extension HostRegistry {
+    /// A conversation as a cluster shows it: named with the host its agent runs on.
+    func stamp(_ conversation: Conversation) -> Conversation {
+        guard clustered, let owner = conversation.hostId else { return conversation }
+        var conversation = conversation
+        conversation.host = host(owner)?.name
+        return conversation
+    }
+
     /// A local run's session as a cluster shows it: named with this host (a server on its own leaves it as it is).
     func stamp(_ session: Session) -> Session {
         guard clustered else { return session }

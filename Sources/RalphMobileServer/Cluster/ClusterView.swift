@@ -85,6 +85,9 @@ final class ClusterView: Sendable {
     /// The run `id` of another host.
     func remote(_ id: String) -> Remote? { remotes.withLock { $0[id] } }
 
+    /// Every other host's run.
+    func ids() -> [String] { remotes.withLock { $0.keys.sorted() } }
+
     /// Other hosts' runs whose id starts with `prefix`.
     func matching(prefix: String) -> [String] {
         remotes.withLock { $0.keys.filter { $0.hasPrefix(prefix) }.sorted() }

@@ -73,6 +73,20 @@ final class HostRegistry: Sendable {
     func host(_ id: String) -> Host? { hosts.withLock { $0[id] } }
     func isOnline(_ id: String) -> Bool { hosts.withLock { $0[id]?.online ?? false } }
 
+    /// The host `text` names: its id, or its name ignoring case; nil when none does.
+    func resolve(_ text: String) -> Host? {
+        let all = hosts.withLock { Array($0.values) }
+        return all.first { $0.id == text } ?? all.first { $0.name.lowercased() == text.lowercased() }
+    }
+
+    /// The request's `host` (nil: this server) as a host id, or a `400` that lists the hosts there are.
+    func resolveRequested(_ text: String?) throws(APIError) -> String {
+        guard let text, !text.isEmpty else { return id }
+        if let host = resolve(text) { return host.id }
+        let names = all().map(\.name).joined(separator: ", ")
+        throw .invalidBody(clustered ? "no host '\(text.prefix(80))' in the cluster (hosts: \(names))" : "this server is host \(name), not '\(text.prefix(80))' (it is not part of a cluster)")
+    }
+
     /// Every host, this one first, then by name.
     func all() -> [HostInfo] {
         let all = hosts.withLock { Array($0.values) }

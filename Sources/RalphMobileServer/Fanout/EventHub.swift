@@ -22,7 +22,17 @@ final class EventHub: RunCatalogObserver, Sendable {
     /// Stops run control recorded (it tells ``stopChanged(id:request:current:)``), shown on the sessions announced.
     private let stops = Mutex<[String: StopRequest]>([:])
 
-    init(queueBytes: Int, queueFrames: Int, globalLogCapacity: Int = 4096) {
+    /// A session as this server shows it (in a cluster, named with its host).
+    private let stamp: @Sendable (Session) -> Session
+    /// A conversation as this server shows it (in a cluster, named with its host).
+    private let stampConversation: @Sendable (Conversation) -> Conversation
+
+    init(
+        queueBytes: Int, queueFrames: Int, globalLogCapacity: Int = 4096, stamp: @escaping @Sendable (Session) -> Session = { $0 },
+        stampConversation: @escaping @Sendable (Conversation) -> Conversation = { $0 }
+    ) {
+        self.stamp = stamp
+        self.stampConversation = stampConversation
         runs = Fanout(queueBytes: queueBytes, queueFrames: queueFrames)
         global = GlobalFeed(queueBytes: queueBytes, queueFrames: queueFrames, logCapacity: globalLogCapacity)
     }
@@ -71,9 +81,12 @@ final class EventHub: RunCatalogObserver, Sendable {
 
     /// Announces a run's session on the global stream, paused as run control last said.
     private func announce(_ snapshot: RunSnapshot, as name: String) {
-        global.announce(as: name) {
-            snapshot.session(paused: paused.withLock { $0.contains(snapshot.id) }, stop: stops.withLock { $0[snapshot.id] })
-        }
+        global.announce(as: name) { session(of: snapshot) }
+    }
+
+    /// A run's session, paused and stopped as run control last said.
+    private func session(of snapshot: RunSnapshot) -> Session {
+        stamp(snapshot.session(paused: paused.withLock { $0.contains(snapshot.id) }, stop: stops.withLock { $0[snapshot.id] }))
     }
 
     /// Run control paused or resumed a run: its session is announced again (read from `current`, the catalog's latest
@@ -83,9 +96,7 @@ final class EventHub: RunCatalogObserver, Sendable {
             if isPaused { set.insert(id) } else { set.remove(id) }
         }
         guard runs.head(id) != nil else { return }
-        global.announce(as: StreamEventName.sessionUpdated) {
-            current().map { $0.session(paused: paused.withLock { $0.contains(id) }, stop: stops.withLock { $0[id] }) }
-        }
+        global.announce(as: StreamEventName.sessionUpdated) { current().map(session(of:)) }
         if runs.stateInterest(id).any { stateQueue.mark(id, changed: true) }
     }
 
@@ -93,9 +104,7 @@ final class EventHub: RunCatalogObserver, Sendable {
     func stopChanged(id: String, request: StopRequest, current: @escaping () -> RunSnapshot?) {
         stops.withLock { $0[id] = request }
         guard runs.head(id) != nil else { return }
-        global.announce(as: StreamEventName.sessionUpdated) {
-            current().map { $0.session(paused: paused.withLock { $0.contains(id) }, stop: stops.withLock { $0[id] }) }
-        }
+        global.announce(as: StreamEventName.sessionUpdated) { current().map(session(of:)) }
         if runs.stateInterest(id).any { stateQueue.mark(id, changed: true) }
     }
 
@@ -122,7 +131,11 @@ final class EventHub: RunCatalogObserver, Sendable {
 
     /// Publishes a conversation event on the global stream (`conversation.updated`, `conversation.removed`).
     func publishConversation<T: Encodable>(name: String, value: T) {
-        global.publish(name: name, value: value)
+        if let conversation = value as? Conversation {
+            global.publish(name: name, value: stampConversation(conversation))
+        } else {
+            global.publish(name: name, value: value)
+        }
     }
 
     // MARK: - Subscribing

@@ -73,10 +73,10 @@ final class GlobalFeed: Sendable {
         }
     }
 
-    /// A session went away: `session.removed`.
+    /// A session went away: `session.removed` (nothing for one never announced).
     func remove(sessionID: String) {
         announcing.withLock { announced in
-            announced[sessionID] = nil
+            guard announced.removeValue(forKey: sessionID) != nil else { return }
             let payload = SSEFrame.payload(SessionRemoved(id: sessionID), name: StreamEventName.sessionRemoved)
             publish(name: StreamEventName.sessionRemoved, payload: payload) { $0.sessions[sessionID] = nil }
         }

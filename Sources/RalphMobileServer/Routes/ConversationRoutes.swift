@@ -9,6 +9,7 @@ import ServiceLifecycle
 struct ConversationRoutes {
     let chat: ChatService
     let watchdog: StreamWatchdog
+    let hosts: HostRegistry
 
     func register(on routes: Routes) {
         routes.viewer.get("/api/conversations") { request, context in
@@ -17,21 +18,25 @@ struct ConversationRoutes {
             let pinned = try Self.bool(query["pinned"].map(String.init), name: "pinned")
             let archived = try Self.bool(query["archived"].map(String.init), name: "archived") ?? false
             let cursor = query["cursor"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
-            return JSONResponse.make(try await chat.list(limit: limit, cursor: cursor, pinned: pinned, includeArchived: archived))
+            var page = try await chat.list(limit: limit, cursor: cursor, pinned: pinned, includeArchived: archived)
+            page.items = page.items.map(hosts.stamp)
+            return JSONResponse.make(page)
         }
         routes.operator.post("/api/conversations") { request, context in
             let body = try await request.decode(as: CreateConversationRequest.self, context: context)
-            let conversation = try await chat.create(body)
+            // Another host's are sent there (``ClusterForwardMiddleware``): what reaches here is for this one.
+            guard try hosts.resolveRequested(body.host) == hosts.id else { throw APIError.invalidBody("host '\(body.host ?? "")' is not this server") }
+            let conversation = hosts.stamp(try await chat.create(body))
             var response = JSONResponse.make(conversation, status: .created)
             response.headers[.location] = "/api/conversations/\(conversation.id)"
             return response
         }
         routes.viewer.get("/api/conversations/{id}") { _, context in
-            return JSONResponse.make(try await chat.conversation(Self.id(context)))
+            return JSONResponse.make(hosts.stamp(try await chat.conversation(Self.id(context))))
         }
         routes.operator.patch("/api/conversations/{id}") { request, context in
             let body = try await request.decode(as: PatchConversationRequest.self, context: context)
-            return JSONResponse.make(try await chat.patch(Self.id(context), body))
+            return JSONResponse.make(hosts.stamp(try await chat.patch(Self.id(context), body)))
         }
         routes.operator.delete("/api/conversations/{id}") { _, context in
             let id = try Self.id(context)

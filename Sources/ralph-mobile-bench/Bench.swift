@@ -70,6 +70,18 @@ struct Bench {
         guard FileManager.default.isExecutableFile(atPath: options.server) else {
             throw BenchError("no server binary at \(options.server) (build it: swift build -c release --product ralph-mobile-server)")
         }
+        if options.clusterOnly, let database = options.database {
+            let group = MultiThreadedEventLoopGroup(numberOfThreads: options.clientThreads)
+            do {
+                try await measureCluster(database: database, group: group)
+            } catch {
+                try? await group.shutdownGracefully()
+                throw error
+            }
+            try? await group.shutdownGracefully()
+            results.print()
+            return
+        }
         let nginx = try NchanServer.locate(install: options.install)
 
         // Two workspaces, each with one live run held by this process (ralph's layout, lock held).
@@ -107,13 +119,14 @@ struct Bench {
                 group: group, port: port, nchan: nchan, workspaces: workspaces, liveID: liveID, resumeID: resumeID,
                 resumePhase: resumePhase
             )
+            nchan.child.stop()
+            server.stop()
+            if let database = options.database { try await measureCluster(database: database, group: group) }
         } catch {
             try? await group.shutdownGracefully()
             throw error
         }
         try? await group.shutdownGracefully()
-        nchan.child.stop()
-        server.stop()
         results.print()
     }
 

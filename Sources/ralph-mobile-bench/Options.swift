@@ -31,6 +31,11 @@ struct Options {
     var notifyWarmup = 5
     var notifyIntervalMs = 50.0
     var install = false
+    /// Figure 9: a PostgreSQL database for two clustered servers (skipped without one), its clients and burst size.
+    var database: String?
+    var clusterClients = 100
+    var clusterEvents = 5000
+    var clusterOnly = false
 
     static let usage = """
         usage: ralph-mobile-bench [--server PATH] [--runs N] [--clients 1,100,1000] [--events N] [--interval-ms MS]
@@ -38,8 +43,11 @@ struct Options {
                                   [--saturation-clients N] [--saturation-events N] [--resume-events N]
                                   [--idle-connections N] [--client-threads N] [--notify-events N] [--notify-warmup N]
                                   [--notify-interval-ms MS] [--install]
+                                  [--database postgres://… [--cluster-clients N] [--cluster-events N] [--cluster-only]]
         Prints one JSON line per figure: {"figure","value"(median),"unit","target","met","min","median","max","runs"}.
         --install: apt-get install nginx libnginx-mod-nchan if they are missing.
+        --database: also measure figure 9, two servers sharing this (empty, scratch) PostgreSQL database;
+        --cluster-only: figure 9 alone.
         """
 
     init(_ arguments: ArraySlice<String>) throws {
@@ -84,6 +92,10 @@ struct Options {
                 guard let ms = Double(try value(flag)), ms > 0 else { throw BenchError("--notify-interval-ms needs a positive number") }
                 notifyIntervalMs = ms
             case "--install": install = true
+            case "--database": database = try value(flag)
+            case "--cluster-clients": clusterClients = try int(flag)
+            case "--cluster-events": clusterEvents = try int(flag)
+            case "--cluster-only": clusterOnly = true
             case "-h", "--help":
                 Swift.print(Options.usage)
                 exit(0)
@@ -91,5 +103,6 @@ struct Options {
             }
         }
         guard !clientCounts.isEmpty else { throw BenchError("--clients is empty") }
+        if clusterOnly && database == nil { throw BenchError("--cluster-only needs --database") }
     }
 }

@@ -35,7 +35,9 @@ final class Cluster: Service, Sendable {
         self.logger = logger
         view = ClusterView(database: database, hosts: hosts)
         commands = ClusterCommands(database: database, hosts: hosts, logger: logger)
-        stream = RemoteSessionStream(database: database, view: view, watchdog: watchdog, heartbeatInterval: heartbeatInterval)
+        stream = RemoteSessionStream(
+            database: database, view: view, watchdog: watchdog, heartbeatInterval: heartbeatInterval, queueBytes: eventHub.runs.queueBytes,
+            queueFrames: eventHub.runs.queueFrames, logger: logger)
         publisher = SessionPublisher(catalog: catalog, supervisor: supervisor, database: database, hosts: hosts, logger: logger)
         self.chat = ChatRelay(chat: chat, eventHub: eventHub, hosts: hosts, logger: logger)
         self.chat.install(on: chat.store)
@@ -47,6 +49,7 @@ final class Cluster: Service, Sendable {
             if let remote = view.remote(id) {
                 eventHub.global.announce(as: StreamEventName.sessionUpdated) { view.shown(remote) }
             } else {
+                stream.remove(id)
                 eventHub.global.remove(sessionID: id)
             }
         }
@@ -86,6 +89,7 @@ final class Cluster: Service, Sendable {
             group.addTask { [self] in await heartbeats() }
             group.addTask { [self] in await publisher.run() }
             group.addTask { [self] in await chat.run() }
+            group.addTask { [self] in await stream.run() }
             group.addTask { [self] in
                 // A notice can be missed (a dropped connection): keys are read every second all the same.
                 while !Task.isCancelled {
@@ -156,7 +160,7 @@ final class Cluster: Service, Sendable {
             case .host: try? await hosts.refresh()
             case .session(let host, let id) where host != hosts.id: try? await view.reload(id: id)
             case .session: break
-            case .events(let session, _): stream.wake(session)
+            case .events(let session, let line): stream.wake(session, through: line)
             case .command(let host, let id): commands.commandArrived(id, host: host)
             case .result(let id): commands.resultArrived(id)
             case .chat(let conversation, _):

@@ -6,39 +6,131 @@ import RalphAPI
 import SQLStore
 import Synchronization
 
-/// The event stream of another host's run, served from the cluster's copy (`cluster_events`): the same frames and ids
-/// as its host streams, `Last-Event-ID` / `?after=` / `?history=` as for a local run, live as the host publishes (a
-/// notice wakes the stream; without one it looks again every heartbeat, so a missed notice delays, never loses), and
-/// `end` once the run is over and every event was sent.
+/// The event streams of other hosts' runs, served from the cluster's copy (`cluster_events`): the same frames and ids
+/// as their host streams, `Last-Event-ID` / `?after=` / `?history=` as for a local run, and `end` once the run is over
+/// and every event was sent.
+///
+/// However many clients follow a run here, its new events are read from the database once: a notice (or, should one be
+/// missed, the heartbeat tick) wakes the run's reader, which reads what follows the last line it published and fans
+/// the frames out through a ``Fanout`` — the same replay-then-live path (``LiveStream``) as a local run, with the same
+/// bounded queues (a lagging client reads the database and rejoins, never skipped).
 ///
 /// A host that goes offline ends nothing: the stream stays open with heartbeats, and goes on when the host is back.
+/// While the database cannot be reached a stream waits with heartbeats and goes on where it was.
 final class RemoteSessionStream: Sendable {
     let database: any SQLDatabase
     let view: ClusterView
     let watchdog: StreamWatchdog
     let heartbeatInterval: Double
-    /// Wakers of the streams following each run.
-    private let followers = Mutex<[String: [UUID: @Sendable () -> Void]]>([:])
+    let logger: Logger
+    /// The followed remote runs; positions are line numbers (event ids).
+    let fanout: Fanout<String>
+    /// Runs whose reader is running, and whether it was woken again meanwhile (it reads once more).
+    private let readers = Mutex<[String: Bool]>([:])
     static let batch = 500
 
-    init(database: any SQLDatabase, view: ClusterView, watchdog: StreamWatchdog, heartbeatInterval: Double) {
+    init(database: any SQLDatabase, view: ClusterView, watchdog: StreamWatchdog, heartbeatInterval: Double, queueBytes: Int, queueFrames: Int, logger: Logger) {
         self.database = database
         self.view = view
         self.watchdog = watchdog
         self.heartbeatInterval = heartbeatInterval
+        self.logger = logger
+        fanout = Fanout(queueBytes: queueBytes, queueFrames: queueFrames)
     }
 
-    /// New events (or a new summary) of run `id`: its streams look.
-    func wake(_ id: String) {
-        let wakers = followers.withLock { $0[id].map { Array($0.values) } ?? [] }
-        for wake in wakers { wake() }
+    // MARK: - Reading the database once per run
+
+    /// New events of run `id` are stored (through `line`, when the notice said): its reader reads them — if anyone
+    /// streams it here, or `always`.
+    func wake(_ id: String, through line: Int? = nil, always: Bool = false) {
+        guard let head = fanout.head(id), always || fanout.hasSubscribers(id) else { return }
+        if let line, line <= head, view.remote(id)?.end == nil { return }
+        let start = readers.withLock { readers -> Bool in
+            if readers[id] != nil {
+                readers[id] = true
+                return false
+            }
+            readers[id] = false
+            return true
+        }
+        if start { Task { await read(id) } }
     }
 
-    /// Every stream looks (after the listener reconnected).
+    /// Every followed run looks (after the listener reconnected).
     func wakeAll() {
-        let wakers = followers.withLock { $0.values.flatMap(\.values) }
-        for wake in wakers { wake() }
+        for id in fanout.keys { wake(id) }
     }
+
+    /// The run is gone from the cluster: its streams end (they reconnect and are told it is gone).
+    func remove(_ id: String) {
+        fanout.remove(id)
+    }
+
+    /// Heartbeats for idle streams, and a look at every followed run each tick: a missed notice delays, never loses.
+    func run() async {
+        let interval = Duration.milliseconds(Int(heartbeatInterval * 1000))
+        while !Task.isCancelled {
+            try? await Task.sleep(for: interval)
+            let now = ContinuousClock.now
+            for queue in fanout.queues { queue.heartbeatIfIdle(now: now, interval: interval) }
+            wakeAll()
+        }
+        fanout.closeAll()
+    }
+
+    private func read(_ id: String) async {
+        while true {
+            do {
+                try await publishNew(id)
+            } catch {
+                // The next notice or tick reads again from the same line.
+                logger.debug("cluster: cannot read the events of \(id): \(error)")
+            }
+            let again = readers.withLock { readers -> Bool in
+                if readers[id] == true {
+                    readers[id] = false
+                    return true
+                }
+                readers[id] = nil
+                return false
+            }
+            if !again { return }
+        }
+    }
+
+    /// Publishes the stored events after the run's head, then its `end` once the run is over and all of it was sent.
+    private func publishNew(_ id: String) async throws {
+        while let head = fanout.head(id) {
+            let frames = try await frames(id, after: head, through: nil)
+            if !frames.isEmpty { fanout.publish(id, frames: frames) }
+            if frames.count < Self.batch { break }
+        }
+        if let head = fanout.head(id), let remote = view.remote(id), let end = remote.end, head >= remote.lineCount {
+            fanout.publish(id, frames: [], end: Self.endFrame(end))
+        }
+    }
+
+    /// Stored events of a run in (after, through], at most a batch, as frames.
+    private func frames(_ id: String, after: Int, through: Int?) async throws -> [(position: Int, frame: ByteBuffer)] {
+        let rows =
+            if let through {
+                try await database.query(
+                    "SELECT line, event_id, data FROM cluster_events WHERE session_id = ? AND line > ? AND line <= ? ORDER BY line LIMIT ?",
+                    [id, after, through, Self.batch])
+            } else {
+                try await database.query(
+                    "SELECT line, event_id, data FROM cluster_events WHERE session_id = ? AND line > ? ORDER BY line LIMIT ?", [id, after, Self.batch])
+            }
+        return try rows.map { row in
+            (try row.int("line"), SSEFrame.event(id: try row.string("event_id"), name: StreamEventName.workflow, data: try row.bytes("data")))
+        }
+    }
+
+    static func endFrame(_ end: String) -> ByteBuffer {
+        SSEFrame.event(id: nil, name: StreamEventName.end, data: Array(end.utf8))
+    }
+
+    // MARK: - A client's stream
 
     func response(_ request: Request, _ context: AppRequestContext, remote: ClusterView.Remote) throws -> Response {
         let id = remote.session.id
@@ -46,41 +138,74 @@ final class RemoteSessionStream: Sendable {
         // Clients that understand `end` get it and the close; the original app gets heartbeats after it.
         let closesAfterEnd = request.headers[.lastEventID] != nil || LegacyStreamClients.optsIn(request)
         let logger = context.logger
-        let signal = StreamSignal()
-        let token = UUID()
-        followers.withLock { $0[id, default: [:]][token] = { signal.fire() } }
+        let eventLoop = context.eventLoop
+        let heartbeat = Duration.milliseconds(Int(heartbeatInterval * 1000))
+        let hold = StreamHold()
+        let subscribed = SubscriptionSlot()
         return EventStreamResponse.make(
             request, context, watchdog: watchdog,
-            cleanup: { [self] in _ = followers.withLock { $0[id]?.removeValue(forKey: token) } },
-            onShutdown: { signal.close() },
+            cleanup: { [fanout] in
+                if let live = subscribed.live { fanout.unsubscribe(id, subscriberID: live.id) }
+            },
+            onShutdown: {
+                subscribed.live?.queue.close()
+                hold.release()
+            },
             ended: { error in logger.debug("remote session stream ended: \(error)", metadata: ["id": "\(id)"]) }
         ) { [self] writer, watch in
             try await watch.writing { try await writer.write(SSEFrame.preamble) }
-            let heartbeat = Duration.milliseconds(Int(heartbeatInterval * 1000))
-            // While the database cannot be reached the stream waits (with heartbeats) and goes on where it was.
-            var start: Int?
-            while start == nil, !signal.isClosed {
-                start = try? await self.start(id, cursor: cursor)
-                if start == nil { try await pause(&writer, watch: watch, logger: logger, id: id) }
-            }
-            var sent = start ?? 0
-            var ended = false
-            while !signal.isClosed {
-                guard let next = try await send(id, after: sent, writer: &writer, watch: watch) else {
-                    try await pause(&writer, watch: watch, logger: logger, id: id)
-                    continue
+            let after = try await retrying(&writer, watch: watch) { try await self.start(id, cursor: cursor) }
+            let replay: LiveStream.Replay = { [self] after, through, writer in
+                var position = after
+                while position < through {
+                    let frames = try await retrying(&writer, watch: watch) { [position] in try await self.frames(id, after: position, through: through) }
+                    guard let last = frames.last?.position else { break }
+                    var buffer = ByteBuffer()
+                    for (_, frame) in frames {
+                        var frame = frame
+                        buffer.writeBuffer(&frame)
+                    }
+                    let pending = buffer
+                    try await watch.writing { try await writer.write(pending) }
+                    position = last
                 }
-                sent = next
-                if !ended, let current = view.remote(id), let end = current.end, sent >= current.lineCount {
-                    let frame = SSEFrame.event(id: nil, name: StreamEventName.end, data: Array(end.utf8))
+            }
+            switch try await subscribe(id, after: after, writer: &writer, watch: watch) {
+            case .live(let live):
+                subscribed.live = live
+                wake(id)
+                try await LiveStream.follow(live, key: id, fanout: fanout, after: after, replay: replay, writer: &writer, watch: watch, eventLoop: eventLoop)
+            case .finished(let head, _):
+                try await replay(after, head, &writer)
+                if let end = view.remote(id)?.end {
+                    let frame = Self.endFrame(end)
                     try await watch.writing { try await writer.write(frame) }
-                    ended = true
-                    if closesAfterEnd { return }
                 }
-                if await !signal.wait(timeout: heartbeat) {
-                    try await watch.writing { try await writer.write(SSEFrame.heartbeat) }
-                }
+            case .unknown:
+                return
             }
+            if !closesAfterEnd { try await hold.heartbeats(every: heartbeat, writer: &writer, watch: watch) }
+        }
+    }
+
+    /// Subscribes to the run's feed (opening it at the database's last line). A client that already has lines the
+    /// database does not hold yet (it streamed them from the host itself) waits, with heartbeats, until they are
+    /// there, so it is never sent a line twice.
+    private func subscribe(_ id: String, after: Int, writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch) async throws -> Fanout<String>.Subscription {
+        while true {
+            if fanout.head(id) == nil {
+                let last = try await retrying(&writer, watch: watch) { try await self.lastLine(id) }
+                fanout.open(id, head: last)
+            }
+            let subscription = fanout.subscribe(id)
+            if case .live(let live) = subscription, live.head < after {
+                fanout.unsubscribe(id, subscriberID: live.id)
+                wake(id, always: true)
+                try await Task.sleep(for: .milliseconds(100))
+                try await watch.writing { try await writer.write(SSEFrame.heartbeat) }
+                continue
+            }
+            return subscription
         }
     }
 
@@ -90,7 +215,7 @@ final class RemoteSessionStream: Sendable {
         case .after(let known): return known.line
         case .all: return 0
         case .last(let n):
-            let last = try await database.first("SELECT MAX(line) AS last FROM cluster_events WHERE session_id = ?", [id])?.optionalInt("last") ?? 0
+            let last = try await lastLine(id)
             guard n > 0, last > 0 else { return last }
             // The N-th last event's line, minus one (ids have gaps where lines were not events).
             let rows = try await database.query("SELECT line FROM cluster_events WHERE session_id = ? ORDER BY line DESC LIMIT ?", [id, n])
@@ -98,105 +223,34 @@ final class RemoteSessionStream: Sendable {
         }
     }
 
-    /// A second's wait with a heartbeat, while the database cannot be reached.
-    private func pause(_ writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch, logger: Logger, id: String) async throws {
-        logger.debug("remote session stream waits for the database", metadata: ["id": "\(id)"])
-        try await watch.writing { try await writer.write(SSEFrame.heartbeat) }
-        try await Task.sleep(for: .seconds(1))
+    private func lastLine(_ id: String) async throws -> Int {
+        try await database.first("SELECT MAX(line) AS last FROM cluster_events WHERE session_id = ?", [id])?.optionalInt("last") ?? 0
     }
 
-    /// Writes every stored event after `after`; the last line sent, or nil when the database could not be read (what
-    /// was sent before stays sent: the caller goes on from the line it had).
-    private func send(_ id: String, after: Int, writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch) async throws -> Int? {
-        var last = after
+    /// Runs a database read until it succeeds, a heartbeat and a second's wait between tries (the database is away).
+    private func retrying<T: Sendable>(
+        _ writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch, _ body: @Sendable () async throws -> T
+    ) async throws -> T {
         while true {
-            guard
-                let rows = try? await database.query(
-                    "SELECT line, event_id, data FROM cluster_events WHERE session_id = ? AND line > ? ORDER BY line LIMIT ?", [id, last, Self.batch])
-            else { return last == after ? nil : last }
-            guard !rows.isEmpty else { return last }
-            var buffer = ByteBuffer()
-            for row in rows {
-                var frame = SSEFrame.event(id: try row.string("event_id"), name: StreamEventName.workflow, data: try row.bytes("data"))
-                buffer.writeBuffer(&frame)
-                last = try row.int("line")
+            do {
+                return try await body()
+            } catch let error as CancellationError {
+                throw error
+            } catch {
+                logger.debug("remote session stream waits for the database: \(error)")
+                try await watch.writing { try await writer.write(SSEFrame.heartbeat) }
+                try await Task.sleep(for: .seconds(1))
             }
-            let pending = buffer
-            try await watch.writing { try await writer.write(pending) }
-            if rows.count < Self.batch { return last }
         }
     }
 }
 
-/// Wakes a stream waiting for news, at most once per wait; closed for good on shutdown.
-final class StreamSignal: Sendable {
-    private struct State {
-        var fired = false
-        var closed = false
-        var waiter: CheckedContinuation<Bool, Never>?
-    }
+/// The subscription of one stream, for its cleanup and shutdown hooks.
+private final class SubscriptionSlot: Sendable {
+    private let slot = Mutex<Fanout<String>.Live?>(nil)
 
-    private let state = Mutex(State())
-
-    var isClosed: Bool { state.withLock { $0.closed } }
-
-    func fire() {
-        let waiter = state.withLock { s -> CheckedContinuation<Bool, Never>? in
-            guard let waiter = s.waiter else {
-                s.fired = true
-                return nil
-            }
-            s.waiter = nil
-            return waiter
-        }
-        waiter?.resume(returning: true)
-    }
-
-    func close() {
-        let waiter = state.withLock { s -> CheckedContinuation<Bool, Never>? in
-            s.closed = true
-            defer { s.waiter = nil }
-            return s.waiter
-        }
-        waiter?.resume(returning: true)
-    }
-
-    /// True when woken (or closed), false when `timeout` passed first.
-    func wait(timeout: Duration) async -> Bool {
-        let fired = state.withLock { s -> Bool in
-            defer { s.fired = false }
-            return s.fired || s.closed
-        }
-        if fired { return true }
-        return await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                await withCheckedContinuation { continuation in
-                    let now = self.state.withLock { s -> Bool in
-                        if s.fired || s.closed {
-                            s.fired = false
-                            return true
-                        }
-                        s.waiter = continuation
-                        return false
-                    }
-                    if now { continuation.resume(returning: true) }
-                }
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return false
-            }
-            let first = await group.next() ?? false
-            if !first {
-                // Timed out: the waiter still waits; take it back and let it go.
-                let waiter = state.withLock { s -> CheckedContinuation<Bool, Never>? in
-                    defer { s.waiter = nil }
-                    return s.waiter
-                }
-                waiter?.resume(returning: false)
-            }
-            group.cancelAll()
-            return first
-        }
+    var live: Fanout<String>.Live? {
+        get { slot.withLock { $0 } }
+        set { slot.withLock { $0 = newValue } }
     }
 }

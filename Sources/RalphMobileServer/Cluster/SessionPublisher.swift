@@ -137,16 +137,19 @@ final class SessionPublisher: RunCatalogObserver, Sendable {
     private func publish(_ snapshot: RunSnapshot) async throws {
         var published = try await self.published(snapshot)
         let through = snapshot.state.lineCount
+        // Every batch but the last in its own transaction; the last one with the summary, in one commit.
+        var pending: [RalphEvent] = []
         while published.line < through {
             let events = try await read(snapshot.id, after: published.line, through: through)
             guard let last = events.last?.id else {
                 published.line = through
                 break
             }
-            try await insert(snapshot.id, events)
+            if !pending.isEmpty { try await store(snapshot.id, events: pending, summary: nil) }
+            pending = events
             published.line = last
         }
-        try await summary(snapshot, line: published.line)
+        try await store(snapshot.id, events: pending, summary: try summary(snapshot, line: published.line))
         state.withLock { $0.published[snapshot.id] = published }
     }
 
@@ -180,7 +183,18 @@ final class SessionPublisher: RunCatalogObserver, Sendable {
         return events
     }
 
-    private func insert(_ id: String, _ events: [RalphEvent]) async throws {
+    /// A run's summary row (`cluster_sessions`).
+    struct Summary: Sendable {
+        var arguments: [any SQLBindable]
+        var notice: ClusterNotice
+    }
+
+    /// Stores events and (with the last batch) the run's summary in one transaction, each with its notice.
+    ///
+    /// Without waiting for the commit to reach the disk (`synchronous_commit = off`): the run's file is the truth, and a
+    /// database that crashes loses at most the last moment's copies, which the publisher copies again — after any
+    /// failure it starts over from the last line the database holds.
+    private func store(_ id: String, events: [RalphEvent], summary: Summary?) async throws {
         var rows: [any SQLBindable] = []
         var values: [String] = []
         for event in events {
@@ -188,19 +202,32 @@ final class SessionPublisher: RunCatalogObserver, Sendable {
             rows += [id, event.id, eventID, data]
             values.append("(?, ?, ?, ?)")
         }
-        let last = events.last?.id ?? 0
-        let (statement, arguments) = (
-            "INSERT INTO cluster_events (session_id, line, event_id, data) VALUES \(values.joined(separator: ", ")) ON CONFLICT (session_id, line) DO NOTHING",
-            rows
-        )
-        try await database.write { db in
-            try await db.execute(statement, arguments: arguments)
-            try await db.execute("SELECT pg_notify(?, ?)", ClusterNotice.channel, ClusterNotice.events(session: id, line: last).payload)
+        let insert =
+            "INSERT INTO cluster_events (session_id, line, event_id, data) VALUES \(values.joined(separator: ", ")) ON CONFLICT (session_id, line) DO NOTHING"
+        let eventsNotice = events.last.map { ClusterNotice.events(session: id, line: $0.id).payload }
+        try await database.write { [rows] db in
+            try await db.execute("SET LOCAL synchronous_commit = off")
+            if let eventsNotice {
+                try await db.execute(insert, arguments: rows)
+                try await db.execute("SELECT pg_notify(?, ?)", ClusterNotice.channel, eventsNotice)
+            }
+            if let summary {
+                try await db.execute(
+                    """
+                    INSERT INTO cluster_sessions (id, host_id, summary, end_frame, question, line_count, generation, start_time, removed, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, EXTRACT(EPOCH FROM clock_timestamp())::double precision)
+                    ON CONFLICT (id) DO UPDATE SET host_id = excluded.host_id, summary = excluded.summary, end_frame = excluded.end_frame,
+                        question = excluded.question,
+                        line_count = excluded.line_count, generation = excluded.generation, start_time = excluded.start_time, removed = 0,
+                        updated_at = excluded.updated_at
+                    """, arguments: summary.arguments)
+                try await db.execute("SELECT pg_notify(?, ?)", ClusterNotice.channel, summary.notice.payload)
+            }
         }
     }
 
     /// The run as the session list shows it, and the `end` of a finished run.
-    private func summary(_ snapshot: RunSnapshot, line: Int) async throws {
+    private func summary(_ snapshot: RunSnapshot, line: Int) throws -> Summary {
         var session = snapshot.session(paused: supervisor.isPaused(snapshot.id), stop: supervisor.stopRecord(for: snapshot.id))
         session.host = hosts.name
         session.hostId = hosts.id
@@ -214,19 +241,9 @@ final class SessionPublisher: RunCatalogObserver, Sendable {
                 as: UTF8.self)
         let question = try snapshot.pendingQuestion().map { String(decoding: try WireJSON.encode($0), as: UTF8.self) }
         let start = (snapshot.startDate ?? .distantPast).timeIntervalSince1970
-        let (id, host, generation) = (snapshot.id, hosts.id, snapshot.generation)
-        try await database.write { db in
-            try await db.execute(
-                """
-                INSERT INTO cluster_sessions (id, host_id, summary, end_frame, question, line_count, generation, start_time, removed, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, EXTRACT(EPOCH FROM clock_timestamp())::double precision)
-                ON CONFLICT (id) DO UPDATE SET host_id = excluded.host_id, summary = excluded.summary, end_frame = excluded.end_frame,
-                    question = excluded.question,
-                    line_count = excluded.line_count, generation = excluded.generation, start_time = excluded.start_time, removed = 0,
-                    updated_at = excluded.updated_at
-                """, arguments: [id, host, summary, end, question, line, generation, start])
-            try await db.execute("SELECT pg_notify(?, ?)", ClusterNotice.channel, ClusterNotice.session(host: host, id: id).payload)
-        }
+        return Summary(
+            arguments: [snapshot.id, hosts.id, summary, end, question, line, snapshot.generation, start],
+            notice: .session(host: hosts.id, id: snapshot.id))
     }
 
     private func remove(_ id: String) async throws {

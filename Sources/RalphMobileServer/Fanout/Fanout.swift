@@ -193,6 +193,11 @@ final class Fanout<Key: Hashable & Sendable>: Sendable {
         }
     }
 
+    /// Whether anyone follows a key now.
+    func hasSubscribers(_ key: Key) -> Bool {
+        state.withLock { !($0.channels[key]?.subscribers.isEmpty ?? true) }
+    }
+
     /// Every key known.
     var keys: [Key] { state.withLock { Array($0.channels.keys) } }
 

@@ -141,6 +141,39 @@ struct ClusterTests {
         #expect(shown.pid == nil, "what an offline host's run is doing is not known")
     }
 
+    @Test("a host that stops answering while a pause waits for it: the caller is told it was not done, and the host, back, does not do it late")
+    func withdrawnCommand() async throws {
+        let tmp = TemporaryDirectory("rm-cluster")
+        let url = try await PostgresServer.shared().makeDatabase()
+        let (a, baseA) = try await Self.processHost(tmp, url: url, name: "alpha", workspace: Self.workspace(tmp, "ws-a", behaviour: "iterations: 400\npace: 0.3"))
+        defer { a.process.terminate() }
+        let b = try await Self.liveHost(tmp, url: url, name: "bravo", workspace: Self.workspace(tmp, "ws-b", behaviour: "iterations: 1"))
+        defer { Task { await b.stop() } }
+        let id = try await Self.startRun(baseA)
+        try await eventually(15, "B to list A's run") { try await Self.sessions(b.base).contains { $0.id == id && $0.mode == .live } }
+        let pid = try #require(try await HTTP.get(baseA + "/api/sessions/\(id)/status").json(Session.self).pid)
+        defer { kill(pid_t(pid), SIGKILL) }
+
+        // A freezes: it neither heartbeats nor takes commands; B still counts it online for a few seconds.
+        kill(a.process.processIdentifier, SIGSTOP)
+        let pause = try await HTTP.request(b.base + "/api/sessions/\(id)/pause", method: .POST)
+        #expect(pause.status == 503 && pause.text.contains("host_offline: host alpha went offline before carrying out POST /api/sessions/\(id)/pause; it was not done"), "\(pause.text)")
+
+        kill(a.process.processIdentifier, SIGCONT)
+        try await eventually(15, "B to see A online again") {
+            try await HTTP.get(b.base + "/api/hosts").json(HostList.self).hosts.first { $0.name == "alpha" }?.online == true
+        }
+        try await Task.sleep(for: .seconds(2))
+        #expect(Self.processState(pid) != "T", "the withdrawn pause was not carried out when A came back")
+        let status = try await HTTP.get(baseA + "/api/sessions/\(id)/status").json(Session.self)
+        #expect(status.mode == .live, "\(status)")
+        // And a pause sent now is carried out.
+        let again = try await HTTP.request(b.base + "/api/sessions/\(id)/pause", method: .POST)
+        #expect(again.status == 200, "\(again.text)")
+        try await eventually(5, "A's ralph to be stopped by the pause") { Self.processState(pid) == "T" }
+        _ = try await HTTP.request(b.base + "/api/sessions/\(id)/resume", method: .POST)
+    }
+
     @Test("keys are the cluster's: a file key of A works on C, a key made on A works on C, a revocation on C applies on A within a second, and a keys file cannot bring it back")
     func sharedKeys() async throws {
         let tmp = TemporaryDirectory("rm-cluster")

@@ -114,7 +114,10 @@ final class Cluster: Service, Sendable {
         // The first heartbeat (starting) was made before the server began to serve.
         var starting = false
         var failingSince: ContinuousClock.Instant?
+        var beats = 0
         while !Task.isCancelled {
+            beats += 1
+            if beats % 60 == 0 { await commands.prune() }
             do {
                 try await hosts.heartbeat(starting: starting)
                 starting = false

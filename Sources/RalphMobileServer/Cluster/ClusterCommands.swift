@@ -76,8 +76,16 @@ final class ClusterCommands: Sendable {
         }
         guard let result = try await wait(for: id, host: host) else {
             let state = hosts.isOnline(host) ? "did not answer within \(timeout)" : "went offline"
-            throw APIError.hostOffline("host \(name) \(state) while carrying out \(request.method.rawValue) \(request.uri.path); it may or may not have been done")
+            let what = "\(request.method.rawValue) \(request.uri.path)"
+            // Withdrawn unless the owner claimed it already: then whether it was done cannot be known from here.
+            let withdrawn = try? await database.write { db in try await db.first("DELETE FROM cluster_commands WHERE id = ? AND claimed_at IS NULL RETURNING id", id) }
+            if withdrawn != nil {
+                throw APIError.hostOffline("host \(name) \(state) before carrying out \(what); it was not done")
+            }
+            throw APIError.hostOffline("host \(name) \(state) while carrying out \(what); it may or may not have been done")
         }
+        // The caller has its answer: the command is not kept.
+        _ = try? await database.write { db in try await db.execute("DELETE FROM cluster_commands WHERE id = ?", id) }
         var response = Response(status: HTTPResponse.Status(code: result.status), body: .init(byteBuffer: ByteBuffer(bytes: result.body)))
         if let type = result.contentType { response.headers[.contentType] = type }
         return response
@@ -124,6 +132,20 @@ final class ClusterCommands: Sendable {
         _ = tasks.spawn { [self] in await claimWaiting() }
     }
 
+    /// A command waiting longer than its caller waits is never carried out (the caller gave up, or is gone).
+    private var maxAge: Double { Double(timeout.components.seconds) }
+
+    /// Forgets commands whose caller never came back for the answer (it stopped while waiting), after an hour.
+    func prune() async {
+        do {
+            try await database.write { db in
+                try await db.execute("DELETE FROM cluster_commands WHERE created_at < EXTRACT(EPOCH FROM clock_timestamp())::double precision - 3600")
+            }
+        } catch {
+            logger.debug("cluster: cannot prune old commands: \(error)")
+        }
+    }
+
     // MARK: - Carrying out
 
     /// A command's notice: carried out here if it is for this host.
@@ -148,8 +170,10 @@ final class ClusterCommands: Sendable {
                 try await db.first(
                     """
                     UPDATE cluster_commands SET claimed_at = EXTRACT(EPOCH FROM clock_timestamp())::double precision
-                    WHERE id = ? AND host_id = ? AND claimed_at IS NULL RETURNING method, uri, headers, body, role, key_id
-                    """, id, hosts.id)
+                    WHERE id = ? AND host_id = ? AND claimed_at IS NULL
+                        AND created_at > EXTRACT(EPOCH FROM clock_timestamp())::double precision - ?
+                    RETURNING method, uri, headers, body, role, key_id
+                    """, id, hosts.id, maxAge)
             }
             guard let claimed else { return }
             let result = await execute(claimed)

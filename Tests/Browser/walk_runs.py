@@ -42,6 +42,9 @@ class RunsWalk:
              timeout=10, message="the iteration advances without a reload")
         self.assertIn(self.run_id[:8], text(row))
         self.assertTrue(text(row.find_element(By.CSS_SELECTOR, test_id("hat"))))
+        # A server on its own: no hosts strip, no host on a row (test_cluster.py has a cluster's).
+        self.assertFalse(one(d, test_id("hosts-strip")).is_displayed(), "no hosts strip for a server on its own")
+        self.assertEqual([e for e in css(d, test_id("host")) if e.is_displayed()], [], "no host labels for a server on its own")
         screenshot(d, "02-sessions")
         self.check_screen_accessible("sessions")
         # Keyboard: after a navigation the focus is on the screen's title, the next Tab goes into the content (the tab

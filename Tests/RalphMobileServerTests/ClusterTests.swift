@@ -100,6 +100,10 @@ struct ClusterTests {
         // A detail folded from the run file comes from A.
         let detail = try await HTTP.get(c.base + "/api/sessions/\(id)")
         #expect(detail.status == 200 && detail.text.contains("hat_flow"), "\(detail.text.prefix(300))")
+        // So does what is read from its workspace (`?session=`: the run's workspace, which is on A).
+        let hats = try await HTTP.get(c.base + "/api/hats?session=\(id)")
+        let hatsOnA = try await HTTP.get(baseA + "/api/hats?session=\(id)")
+        #expect(hats.status == 200 && hats.text == hatsOnA.text, "\(hats.status) \(hats.text.prefix(300))")
 
         // Stop from C; both streams then end, with the same events, ids and bytes.
         #expect(try await HTTP.request(c.base + "/api/sessions/\(id)", method: .DELETE).status == 200)

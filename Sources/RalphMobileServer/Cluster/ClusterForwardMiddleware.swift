@@ -23,6 +23,12 @@ struct ClusterForwardMiddleware: RouterMiddleware {
             default: break
             }
         }
+        // A library or workspace route about another host's run (`?session=<id>`: that run's workspace) is answered there.
+        if parts.count >= 2, parts[0] == "api", parts[1] != "sessions", let session = request.uri.queryParameters["session"].map(String.init),
+            !session.isEmpty, let remote = try await remoteRun(session)
+        {
+            return try await cluster.commands.forward(request, to: remote.hostID, identity: context.identity)
+        }
         guard parts.count >= 3, parts[0] == "api" else { return try await next(request, context) }
         switch parts[1] {
         case "sessions":

@@ -145,7 +145,8 @@ export class EventStream {
   }
 }
 
-/// The server-wide stream `GET /api/events`, shared by every screen: sessions, conversations and approvals notices.
+/// The server-wide stream `GET /api/events`, shared by every screen: sessions, conversations and approvals notices, and
+/// in a cluster its hosts going offline and coming back (`host.updated`).
 /// Screens subscribe with `globalEvents.on(name, fn)` (returns an unsubscribe function).
 class GlobalEvents {
   constructor() {
@@ -158,7 +159,7 @@ class GlobalEvents {
 
   names() {
     return ['session.added', 'session.updated', 'session.removed', 'ready', 'approval.pending', 'approval.resolved',
-      'conversation.updated', 'conversation.removed', 'auto_reply.notice'];
+      'conversation.updated', 'conversation.removed', 'auto_reply.notice', 'host.updated'];
   }
 
   start() {

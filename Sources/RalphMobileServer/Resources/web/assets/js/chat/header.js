@@ -1,12 +1,13 @@
 // @ts-check
 // The chat screen's header (title, rename and actions for operators, the agent it runs, folder, model, mode, pin and
-// archive, status, queue, total cost, the stream's connection) and its status bar ("Claude is working…", waiting for
+// archive, the host it runs on in a cluster, status, queue, total cost, the stream's connection) and its status bar ("Claude is working…", waiting for
 // an approval, stalled, retrying), drawn from the chat state.
 
 import { h, render, badge } from '../ui.js';
 import { duration, money } from '../format.js';
 import { conversationTitle, retryText } from '../words/conversation.js';
 import { agentLabel, agentName } from '../words/agents.js';
+import { hostLabel } from '../words/hosts.js';
 import { statusBadge, conversationMenu, renameSheet } from '../components/conversation-sheets.js';
 
 /** @typedef {import('../state/chat.js').ChatState} ChatState */
@@ -74,6 +75,7 @@ export class ChatHeaderView {
     render(this.metaLine,
       h('span', { class: 'badge backend backend-' + (c.backend || 'claude'), 'data-test': 'chat-backend', 'data-backend': c.backend || 'claude',
         title: 'The agent this conversation runs' }, agentLabel(c.backend)), ' ',
+      hostLabel(c) ? [h('span', { class: 'host-tag', 'data-test': 'chat-host', title: 'The host whose agent runs it' }, hostLabel(c)), ' '] : null,
       h('span', { class: 'mono', title: c.cwd }, c.cwd),
       c.model ? [' · ', 'model ', c.model] : null,
       mode !== 'default' ? [' · ', mode] : null,

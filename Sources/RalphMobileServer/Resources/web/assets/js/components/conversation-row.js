@@ -1,13 +1,14 @@
 // @ts-check
 // One row of the conversations list: title (pinned, archived, the agent when it is not Claude), retry line, last
-// message, folder, status, waiting approvals and last activity; the row menu for operators. Kept per id and updated in
-// place.
+// message, folder (and, in a cluster, the host its agent runs on), status, waiting approvals and last activity; the row
+// menu for operators. Kept per id and updated in place.
 
 import { h, render, badge } from '../ui.js';
 import { relTime, dateTime } from '../format.js';
 import { conversationTitle, shortPath, retryText } from '../words/conversation.js';
 import { agentLabel } from '../words/agents.js';
 import { statusBadge } from './conversation-sheets.js';
+import { hostLabel } from '../words/hosts.js';
 
 /** @typedef {import('../state/conversations.js').ConversationRow} ConversationRow */
 
@@ -32,7 +33,10 @@ function rowContent(c) {
         c.archived ? badge('archived', 'archived') : null),
       c.status === 'retrying' ? h('div', { class: 'row-sub chat-retry', 'data-test': 'chat-retry' }, retryText(c.retry)) : null,
       c.last_message_preview ? h('div', { class: 'row-sub chat-preview' }, c.last_message_preview) : null,
-      h('div', { class: 'row-sub mono', title: c.cwd }, shortPath(c.cwd))),
+      h('div', { class: 'row-sub chat-where' },
+        // A server on its own sends no host.
+        hostLabel(c) ? h('span', { class: 'host-tag', 'data-test': 'chat-row-host', title: 'Runs on host ' + hostLabel(c) }, hostLabel(c)) : null,
+        h('span', { class: 'mono', title: c.cwd }, shortPath(c.cwd)))),
     side,
   ];
 }

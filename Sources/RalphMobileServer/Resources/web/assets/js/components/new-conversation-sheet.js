@@ -1,12 +1,15 @@
 // @ts-check
-// The New conversation sheet: the agent (every backend the server lists; one it cannot run is shown disabled with
-// the reason), folder, title, model, permission mode (the chosen agent's default plus exactly the modes it accepts)
-// and an optional first message; checked (../words/conversation.js), created, then the first message sent.
+// The New conversation sheet: in a cluster the host whose agent runs it (this server by default; an offline host
+// cannot be chosen), the agent (every backend the server lists; one it cannot run is shown disabled with the reason),
+// folder, title, model, permission mode (the chosen agent's default plus exactly the modes it accepts) and an optional
+// first message; checked (../words/conversation.js), created, then the first message sent.
 
 import { api, seg } from '../api.js';
 import { h, showError, openSheet, field, render } from '../ui.js';
 import { conversationRequest, modesHint } from '../words/conversation.js';
 import { agentsOf, agentLabel, agentName, isUsable, preferredBackend, modeOptions, defaultMode } from '../words/agents.js';
+import { initialHostsState, reduceHosts, showsHosts, selfHost } from '../state/hosts.js';
+import { hostOptionLabel } from '../words/hosts.js';
 
 /** @typedef {import('../words/agents.js').AgentInfo} AgentInfo */
 
@@ -47,12 +50,16 @@ class NewConversationForm {
     this.modelList = h('datalist', { id: 'chat-model-list' });
     this.mode = el('select', { 'data-test': 'chat-permission-mode' });
     this.message = el('textarea', { rows: 3, 'data-test': 'chat-first-message' });
+    this.host = el('select', { 'data-test': 'chat-host' });
+    /** @type {string | null} this server's host id, in a cluster */
+    this.selfHostId = null;
     this.backendChoices = h('div', { class: 'backend-options' });
     this.backendHint = h('p', { class: 'hint', id: 'chat-backend-hint' }, 'Asking the server which agents it has…');
     this.backendField = h('fieldset', { class: 'field backend-field', 'data-test': 'chat-backends', 'aria-describedby': 'chat-backend-hint' },
       h('legend', { class: 'label' }, 'Agent'), this.backendChoices, this.backendHint);
     /** @type {Record<string, any>} */
     this.fields = {
+      host: field('Host', this.host, 'The server of the cluster whose agent runs the conversation; the folder is in its workspace.'),
       cwd: field('Working directory', this.cwd, 'Relative to the workspace root ("." is the root itself), or an absolute path inside it.'),
       title: field('Title (optional)', this.title),
       model: field('Model (optional)', this.model, MODEL_HINTS.claude.hint),
@@ -62,8 +69,11 @@ class NewConversationForm {
     this.formError = h('p', { class: 'field-error', role: 'alert', hidden: true });
     this.submit = el('button', { type: 'submit', class: 'btn primary block', 'data-test': 'chat-create' }, 'Create conversation');
     const f = this.fields;
+    // A server on its own has no host to choose.
+    f.host.hidden = true;
+    f.host.dataset.test = 'chat-host-field';
     this.element = h('form', { class: 'new-chat-form', novalidate: true },
-      this.backendField, f.cwd, f.title, f.model, this.modelList, f.mode, f.message, this.formError, this.submit);
+      f.host, this.backendField, f.cwd, f.title, f.model, this.modelList, f.mode, f.message, this.formError, this.submit);
     this.element.addEventListener('submit', (/** @type {Event} */ event) => {
       event.preventDefault();
       this.create();
@@ -71,6 +81,24 @@ class NewConversationForm {
     this.choose('claude', null);
     this.fields.mode.querySelector('.hint').textContent = 'Asking the server which modes its agents accept…';
     this.loadAgents();
+    this.loadHosts();
+  }
+
+  /// The hosts of the cluster (this server chosen); nothing to choose for a server on its own.
+  async loadHosts() {
+    let hosts;
+    try {
+      hosts = reduceHosts(initialHostsState(), { type: 'fetched', list: await api.get('/api/hosts') });
+    } catch {
+      return;
+    }
+    if (!showsHosts(hosts)) return;
+    const self = selfHost(hosts);
+    this.selfHostId = self ? self.id : null;
+    render(this.host, hosts.hosts.map((host) => h('option', { value: host.id, disabled: !host.online && !host.is_self, selected: host.is_self,
+      'data-host-name': host.name }, hostOptionLabel(host))));
+    if (self) this.host.value = self.id;
+    this.fields.host.hidden = false;
   }
 
   /// The agents and their modes, read from /api/health once the sheet is open.
@@ -137,7 +165,9 @@ class NewConversationForm {
     this.formError.hidden = true;
     const text = this.message.value;
     const result = conversationRequest({ cwd: this.cwd.value, title: this.title.value, model: this.model.value, mode: this.mode.value, text,
-      backend: this.backend, defaultMode: defaultMode(this.agent || (this.backend === 'claude' ? null : { name: this.backend })) });
+      backend: this.backend, defaultMode: defaultMode(this.agent || (this.backend === 'claude' ? null : { name: this.backend })),
+      // This server's own conversations are made as before (no host in the request).
+      host: this.selfHostId && this.host.value && this.host.value !== this.selfHostId ? this.host.value : null });
     if ('problems' in result) {
       for (const [name, message] of result.problems) this.fields[name].setError(message);
       const invalid = /** @type {HTMLElement | null} */ (this.element.querySelector('[aria-invalid="true"]'));
@@ -166,7 +196,8 @@ class NewConversationForm {
 
   /** @param {string} message */
   showServerError(message) {
-    if (/cwd|invalid_path/.test(message)) this.fields.cwd.setError(message);
+    if (/host_offline|no host/.test(message)) this.fields.host.setError(message);
+    else if (/cwd|invalid_path/.test(message)) this.fields.cwd.setError(message);
     else if (/title/.test(message)) this.fields.title.setError(message);
     else if (/model/.test(message) && !/backend/.test(message)) this.fields.model.setError(message);
     else {

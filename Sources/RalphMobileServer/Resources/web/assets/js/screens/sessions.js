@@ -1,18 +1,23 @@
 // @ts-check
 // Sessions list (`#/sessions`): every ralph run the server sees, newest first, kept live from the global stream
 // (`session.added` / `session.updated` / `session.removed`, folded by ../state/sessions.js), with a refresh button,
-// pull-to-refresh on touch, filter chips and, for admins, a "New run" button.
+// pull-to-refresh on touch, filter chips and, for admins, a "New run" button. In a cluster, each row names its host,
+// a run whose host is offline shows as unreachable, and the hosts strip (`GET /api/hosts`, kept live by
+// `host.updated`) shows the hosts and narrows the list to one of them.
 
 import { api } from '../api.js';
 import { globalEvents } from '../stream.js';
 import { h, render, showError, refreshRelativeTimes } from '../ui.js';
 import { initialSessionsState, reduceSessions, sessionsView, FILTERS } from '../state/sessions.js';
+import { initialHostsState, reduceHosts, hostFilterInEffect, countsByHost, hostNamed, showsHosts } from '../state/hosts.js';
 import { SessionRow } from '../components/session-row.js';
+import { HostsStrip } from '../components/hosts-strip.js';
 import { pullToRefresh } from '../components/pull-to-refresh.js';
 
 /** @typedef {import('../state/sessions.js').SessionsState} SessionsState */
 
 const FILTER_STORE = 'ralph.sessions.filter';
+const HOST_STORE = 'ralph.sessions.host';
 const POLL_MS = 5000;
 const TICK_MS = 5000;
 
@@ -32,6 +37,10 @@ class SessionsScreen {
     this.state = initialSessionsState();
     this.filter = localStorage.getItem(FILTER_STORE) || 'all';
     if (!FILTERS.some((f) => f.key === this.filter)) this.filter = 'all';
+    /** @type {import('../state/hosts.js').HostsState} */
+    this.hosts = initialHostsState();
+    /// The host chosen (an id, or `all`); in effect only while it names a host of the cluster (hostFilterInEffect).
+    this.hostFilter = localStorage.getItem(HOST_STORE) || 'all';
     /** @type {unknown} */
     this.loadError = null;
     /** @type {Promise<void> | null} */
@@ -50,6 +59,10 @@ class SessionsScreen {
       globalEvents.on('session.added', frame('session.added')),
       globalEvents.on('session.updated', frame('session.updated')),
       globalEvents.on('session.removed', frame('session.removed')),
+      globalEvents.on('host.updated', (/** @type {any} */ host) => {
+        this.hosts = reduceHosts(this.hosts, { type: 'updated', host });
+        if (this.state.loaded) this.scheduleDraw();
+      }),
       globalEvents.on('state', ({ state }) => {
         // After the stream comes back (e.g. the server restarted), re-read the list: runs removed meanwhile go away.
         if (state === 'live' && !this.wasLive) this.refresh({ quiet: true });
@@ -87,6 +100,7 @@ class SessionsScreen {
         this.chipButtons.set(f.key, button);
         return button;
       }));
+    this.hostsStrip = new HostsStrip((filter) => this.setHostFilter(filter));
     this.pullNote = h('div', { class: 'sl-pull', 'aria-hidden': 'true' }, 'Pull to refresh');
     this.streamNote = h('p', { class: 'banner warn sl-stream-note', role: 'status', hidden: true });
     this.content = h('div', { class: 'sl-content' }, h('p', { class: 'loading', role: 'status' }, 'Loading runs…'));
@@ -94,6 +108,7 @@ class SessionsScreen {
     this.root = h('section', { class: 'sessions-screen', 'aria-labelledby': 'screen-title' },
       this.pullNote,
       h('div', { class: 'toolbar sl-toolbar' }, chips, this.refreshButton, newRunButton),
+      this.hostsStrip.element,
       this.summary,
       this.streamNote,
       this.content);
@@ -107,6 +122,24 @@ class SessionsScreen {
     this.draw();
   }
 
+  /** @param {string} filter a host id, or `all` */
+  setHostFilter(filter) {
+    this.hostFilter = filter;
+    localStorage.setItem(HOST_STORE, filter);
+    this.draw();
+  }
+
+  /// The hosts, read beside the list (an older server without `/api/hosts` is a server on its own).
+  async refreshHosts() {
+    try {
+      const list = await api.get('/api/hosts');
+      if (!this.disposed) this.hosts = reduceHosts(this.hosts, { type: 'fetched', list });
+    } catch (error) {
+      if (!this.disposed) this.hosts = reduceHosts(this.hosts, { type: 'failed' });
+      if (/** @type {any} */ (error).status !== 404) console.warn('hosts not read:', error);
+    }
+  }
+
   /** @param {{quiet?: boolean}} [options] @returns {Promise<void>} */
   refresh({ quiet = false } = {}) {
     if (this.fetching) return this.fetching;
@@ -114,7 +147,7 @@ class SessionsScreen {
     if (!quiet) this.setRefreshing(true);
     this.fetching = (async () => {
       try {
-        const list = await api.get('/api/sessions');
+        const [list] = await Promise.all([api.get('/api/sessions'), this.refreshHosts()]);
         if (this.disposed) return;
         this.state = reduceSessions(this.state, { type: 'fetched', list });
         this.loadError = null;
@@ -160,7 +193,11 @@ class SessionsScreen {
 
   draw() {
     this.drawStreamNote();
-    const { all, counts, live } = sessionsView(this.state);
+    const hostFilter = hostFilterInEffect(this.hosts, this.hostFilter);
+    const { all, counts, live } = sessionsView(this.state, hostFilter);
+    const everyRun = [...this.state.sessions.values()];
+    this.hostsStrip.update(this.hosts, { filter: hostFilter, counts: countsByHost(this.hosts, everyRun), total: everyRun.length });
+    const host = showsHosts(this.hosts) ? hostNamed(this.hosts, hostFilter) : undefined;
     for (const f of FILTERS) {
       const count = counts[f.key];
       const button = /** @type {HTMLElement} */ (this.chipButtons.get(f.key));
@@ -177,8 +214,15 @@ class SessionsScreen {
       }
       return;
     }
-    this.summary.textContent = all.length === 0 ? 'No runs yet.'
-      : all.length + (all.length === 1 ? ' run' : ' runs') + ' · ' + live + ' live';
+    const where = host ? ' on ' + host.name : '';
+    this.summary.textContent = all.length === 0 ? 'No runs' + (host ? where + '.' : ' yet.')
+      : all.length + (all.length === 1 ? ' run' : ' runs') + where + ' · ' + live + ' live';
+    if (all.length === 0 && host) {
+      render(this.content, h('div', { class: 'empty', 'data-test': 'host-empty' },
+        h('p', {}, 'No runs on ' + host.name + (host.online ? '.' : ' (offline).')),
+        h('button', { type: 'button', class: 'btn small', onclick: () => this.setHostFilter('all') }, 'Show every host')));
+      return;
+    }
     if (all.length === 0) {
       render(this.content, emptyState(this.app));
       return;
@@ -186,7 +230,7 @@ class SessionsScreen {
     const shown = all.filter(/** @type {typeof FILTERS[number]} */ (FILTERS.find((f) => f.key === this.filter)).test);
     if (shown.length === 0) {
       render(this.content, h('div', { class: 'empty' },
-        h('p', {}, this.filter === 'live' ? 'No run is live right now.' : 'No finished runs yet.'),
+        h('p', {}, this.filter === 'live' ? 'No run is live' + where + ' right now.' : 'No finished runs' + where + ' yet.'),
         h('button', { type: 'button', class: 'btn small', onclick: () => this.setFilter('all') }, 'Show all runs')));
       return;
     }

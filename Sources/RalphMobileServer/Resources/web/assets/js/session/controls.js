@@ -1,12 +1,15 @@
 // @ts-check
 // The session screen's controls for operators: Mode & control (pause, resume, stop for admins) and Actions (steer
-// with guidance, emit an event). Shown only to the roles that may use them; redrawn from the state's mode.
+// with guidance, emit an event). Shown only to the roles that may use them; redrawn from the state's mode. A run whose
+// cluster host is offline keeps its buttons, disabled; a control the host did not take (`503 host_offline`) says so in
+// the card until a control succeeds or the host is back.
 
 import { api } from '../api.js';
 import { h, toast, confirmDialog, field, busy } from '../ui.js';
 import { modeOf, isActiveMode } from '../state/session.js';
 import { stopButtonLabel, stopLine, holdLine, nextStopForces, stopAnswerText, resumeAnswerText } from '../words/control.js';
 import { steerNotice } from '../words/rpc.js';
+import { isHostOffline, hostOfflineMessage, unreachableControlsLine } from '../words/hosts.js';
 
 /** @typedef {import('../state/session.js').SessionState} SessionState */
 
@@ -51,12 +54,13 @@ export class ControlsView {
     this.modeNote = el('p', { class: 'muted small sd-mode-note' });
     this.holdNote = el('p', { class: 'small sd-hold warn', 'data-test': 'hold' });
     this.stopNote = el('p', { class: 'small sd-stop-note', 'data-test': 'stop-note' });
+    this.offlineNote = el('p', { class: 'banner error small sd-offline-note', role: 'alert', 'data-test': 'host-offline-note', hidden: true });
     this.pauseButton = el('button', { type: 'button', class: 'btn', 'data-test': 'pause', onclick: () => this.pause() }, 'Pause');
     this.resumeButton = el('button', { type: 'button', class: 'btn primary', 'data-test': 'resume', onclick: () => this.resume() }, 'Resume');
     this.stopButton = canAdmin ? el('button', { type: 'button', class: 'btn danger', 'data-test': 'stop', onclick: () => this.stop() }, 'Stop at end of iteration') : null;
     const modeCard = h('section', { class: 'card sd-mode', 'aria-labelledby': 'sd-mode-title' },
       h('div', { class: 'card-head' }, h('h2', { id: 'sd-mode-title' }, 'Mode & control'), this.modeBadge),
-      this.modeNote, this.holdNote, this.stopNote,
+      this.modeNote, this.holdNote, this.stopNote, this.offlineNote,
       h('div', { class: 'btn-row' }, this.pauseButton, this.resumeButton, this.stopButton),
       canAdmin ? null : h('p', { class: 'muted small' }, 'Stopping a run needs an admin key.'));
     this.actionsCard = h('section', { class: 'card sd-actions', 'aria-labelledby': 'sd-actions-title' },
@@ -101,13 +105,41 @@ export class ControlsView {
 
   /** @param {SessionState} state */
   update(state) {
+    const wasUnreachable = this.mode === 'unreachable';
     this.mode = modeOf(state);
     this.session = /** @type {any} */ (state.detail);
+    // The host is back: what it did not take then may be tried again now.
+    if (wasUnreachable && this.mode !== 'unreachable') this.showOffline(null);
     this.redraw();
+  }
+
+  /// Carries out a control; a `503 host_offline` is also said in the card (the toast goes away, this stays).
+  /** @template T @param {() => Promise<T>} action @returns {Promise<T>} */
+  async control(action) {
+    try {
+      const result = await action();
+      this.showOffline(null);
+      return result;
+    } catch (error) {
+      if (isHostOffline(error)) this.showOffline(hostOfflineMessage(error, this.session));
+      throw error;
+    }
+  }
+
+  /** @param {string | null} message */
+  showOffline(message) {
+    this.offlineNote.textContent = message || '';
+    this.offlineNote.hidden = !message;
   }
 
   redraw() {
     const mode = this.mode;
+    if (mode === 'unreachable') {
+      this.redrawUnreachable();
+      return;
+    }
+    this.pauseButton.disabled = false;
+    if (this.stopButton) this.stopButton.disabled = false;
     const active = isActiveMode(mode);
     this.modeBadge.className = 'badge ' + mode;
     this.modeBadge.textContent = mode;
@@ -135,9 +167,29 @@ export class ControlsView {
     this.emitButton.disabled = !active;
   }
 
+  /// Its host is offline: nothing can be done to it until the host is back; the buttons stay, disabled.
+  redrawUnreachable() {
+    this.modeBadge.className = 'badge unreachable';
+    this.modeBadge.textContent = 'unreachable';
+    this.modeNote.textContent = unreachableControlsLine(this.session);
+    this.holdNote.hidden = true;
+    this.stopNote.hidden = true;
+    this.pauseButton.hidden = false;
+    this.pauseButton.disabled = true;
+    this.resumeButton.hidden = true;
+    if (this.stopButton) {
+      this.stopButton.hidden = false;
+      this.stopButton.disabled = true;
+      this.stopButton.textContent = 'Stop at end of iteration';
+    }
+    this.actionsCard.hidden = true;
+    this.steerButton.disabled = true;
+    this.emitButton.disabled = true;
+  }
+
   pause() {
     busy(this.pauseButton, 'Pausing…', async () => {
-      const result = await api.post(this.base + '/pause');
+      const result = await this.control(() => api.post(this.base + '/pause'));
       toast('Paused' + (result && result.pid ? ' (pid ' + result.pid + ')' : ''));
       this.onMode('paused', 'paused');
     }).then(() => this.redraw());
@@ -146,7 +198,7 @@ export class ControlsView {
   resume() {
     busy(this.resumeButton, 'Resuming…', async () => {
       const suspended = this.mode === 'suspended';
-      const result = await api.post(this.base + '/resume');
+      const result = await this.control(() => api.post(this.base + '/resume'));
       toast(resumeAnswerText(result));
       // A suspended loop goes on once ralph consumes the request: the next state frame says so.
       if (!suspended) this.onMode('live', 'running');
@@ -168,7 +220,7 @@ export class ControlsView {
     });
     if (!ok || this.isDisposed()) return;
     await busy(this.stopButton, 'Stopping…', async () => {
-      const result = await api.del(this.base + (force ? '?force=true' : ''));
+      const result = await this.control(() => api.del(this.base + (force ? '?force=true' : '')));
       toast(stopAnswerText(result));
       if (result && result.status === 'stopping') {
         this.session = { ...this.session, stop_requested: { kind: 'graceful', at: new Date().toISOString() } };
@@ -189,7 +241,7 @@ export class ControlsView {
     this.steerField.setError('');
     busy(this.steerButton, 'Sending…', async () => {
       const urgent = /** @type {HTMLInputElement} */ (this.steerNow).checked;
-      const result = await api.post(this.base + '/steer', urgent ? { message, urgent: true } : { message });
+      const result = await this.control(() => api.post(this.base + '/steer', urgent ? { message, urgent: true } : { message }));
       this.steerText.value = '';
       toast(steerNotice(result || {}));
     }).then(() => this.redraw());
@@ -208,7 +260,7 @@ export class ControlsView {
     const body = payload === undefined ? { topic } : { topic, payload };
     busy(this.emitButton, 'Emitting…', async () => {
       try {
-        const result = await api.post(this.base + '/emit', body);
+        const result = await this.control(() => api.post(this.base + '/emit', body));
         this.emitPayload.value = '';
         toast('Emitted ' + topic + (result && result.id ? ' as event #' + result.id : ''));
       } catch (failure) {

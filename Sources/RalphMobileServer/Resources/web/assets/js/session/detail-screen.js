@@ -19,6 +19,7 @@ import { EventStreamView } from './event-stream.js';
 import { Memo, renderTokens, renderFlow, renderBackpressure, renderStats, renderRecent, renderHats } from './cards.js';
 import { renderGuidance, renderWaves } from './signals.js';
 import { renderRpc } from './rpc-card.js';
+import { hostLabel } from '../words/hosts.js';
 
 /** @typedef {import('../state/session.js').SessionState} SessionState */
 /** @typedef {import('../state/session.js').SessionAction} SessionAction */
@@ -238,18 +239,35 @@ export class DetailScreen {
   async loadHats() {
     let hats;
     try {
-      // The hats of the run's own workspace; a worktree without a config of its own falls back to the main one.
+      // The hats of the run's own workspace (another cluster host's run: asked of that host, which reads its files).
       const answer = await api.get('/api/hats?session=' + seg(this.state.detail.id));
       hats = Array.isArray(answer && answer.hats) ? answer.hats : [];
-      if (!hats.length) {
+      // A worktree without a config of its own falls back to the main one — this server's, so only for its own runs.
+      if (!hats.length && !(await this.isOtherHosts())) {
         const main = await api.get('/api/hats');
         hats = Array.isArray(main && main.hats) ? main.hats : [];
       }
     } catch (error) {
-      if (!this.disposed) render(this.body.hats, h('p', { class: 'banner error' }, 'Could not load the hats: ' + /** @type {Error} */ (error).message));
+      if (this.disposed) return;
+      const host = hostLabel(this.state.detail);
+      if (host && /** @type {any} */ (error).status === 503) {
+        render(this.body.hats, h('p', { class: 'muted', 'data-test': 'hats-elsewhere' },
+          'This run is on host ' + host + ', which cannot be reached now: its hats show once it is back.'));
+      } else {
+        render(this.body.hats, h('p', { class: 'banner error' }, 'Could not load the hats: ' + /** @type {Error} */ (error).message));
+      }
       return;
     }
     this.dispatch({ type: 'hats', hats });
+  }
+
+  /** Whether the run belongs to another host of a cluster (its workspace is not on this server). */
+  async isOtherHosts() {
+    const owner = this.state.detail && this.state.detail.host_id;
+    if (!owner) return false;
+    const list = await api.get('/api/hosts');
+    const self = Array.isArray(list && list.hosts) ? list.hosts.find((host) => host.is_self) : null;
+    return !!self && self.id !== owner;
   }
 
   /** @param {boolean} [force] */

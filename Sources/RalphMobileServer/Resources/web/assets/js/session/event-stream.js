@@ -6,6 +6,7 @@ import { h, hatBadge } from '../ui.js';
 import { clockTime, dateTime, oneLine, payloadText } from '../format.js';
 import { EVENT_LOG_LIMITS } from '../state/event-log.js';
 import { hatColor } from '../state/session.js';
+import { isUnreachable } from '../words/hosts.js';
 import { waveBadge } from '../words/signals.js';
 
 /** @typedef {import('../state/session.js').SessionState} SessionState */
@@ -57,8 +58,10 @@ export class EventStreamView {
   /** @param {SessionState} state */
   update(state) {
     const { stream, log } = state;
-    this.stateEl.textContent = stream.state;
-    this.connEl.dataset.state = stream.state;
+    // The stream of a run whose cluster host is offline stays open, but nothing comes until the host is back.
+    const waiting = stream.state === 'live' && isUnreachable(state.detail);
+    this.stateEl.textContent = waiting ? 'waiting for its host' : stream.state;
+    this.connEl.dataset.state = waiting ? 'reconnecting' : stream.state;
     this.reconnectsEl.textContent = String(stream.attempts);
     this.countEl.textContent = String(log.received);
     if (stream.end) {

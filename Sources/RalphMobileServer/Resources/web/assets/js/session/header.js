@@ -5,6 +5,7 @@
 import { h, render, hatBadge, copyText, setRelativeTime } from '../ui.js';
 import { id8, dateTime, duration, number, oneLine } from '../format.js';
 import { modeOf, isActiveMode, hatColor } from '../state/session.js';
+import { hostLabel, isUnreachable, unreachableLine } from '../words/hosts.js';
 
 /** @typedef {import('../state/session.js').SessionState} SessionState */
 
@@ -42,11 +43,15 @@ export class HeaderView {
     this.lastRel = h('time', {});
     this.events = h('span', { 'data-test': 'detail-event-count' });
     this.workspace = h('dd', {});
+    this.hostTerm = h('dt', { hidden: true }, 'Host');
+    this.host = h('dd', { hidden: true }, h('span', { class: 'host-tag', 'data-test': 'detail-host' }));
+    this.offline = h('p', { class: 'banner warn sd-offline', role: 'status', 'data-test': 'unreachable-banner', hidden: true });
     this.elapsed = h('span', {});
     this.element = h('section', { class: 'card accent sd-header', 'aria-label': 'Status' },
       h('div', { class: 'sd-head-top' }, x.mode, x.status, h('span', { class: 'grow' }),
         h('button', { type: 'button', class: 'btn small ghost', 'data-test': 'export', onclick: actions.onExport }, 'Export JSON')),
       x.task,
+      x.offline,
       x.reason,
       h('dl', { class: 'kv sd-kv' },
         h('dt', {}, 'Id'), h('dd', {}, x.id, ' ', x.copy),
@@ -55,7 +60,8 @@ export class HeaderView {
         h('dt', {}, 'Elapsed'), h('dd', {}, this.elapsed),
         h('dt', {}, 'Started'), h('dd', {}, x.started, ' · ', x.startedRel),
         h('dt', {}, 'Last event'), h('dd', {}, x.lastRel, ' · ', x.events),
-        h('dt', {}, 'Workspace'), x.workspace));
+        h('dt', {}, 'Workspace'), x.workspace,
+        x.hostTerm, x.host));
   }
 
   /** @param {SessionState} state @param {number} now */
@@ -64,10 +70,20 @@ export class HeaderView {
     const mode = modeOf(state);
     const status = d.status || '';
     const reason = d.stop_reason;
+    const unreachable = isUnreachable(d);
     this.mode.className = 'badge ' + mode;
     this.mode.textContent = mode;
-    this.status.className = 'badge ' + status;
+    // Unreachable twice says nothing more.
+    this.status.className = unreachable && status === mode ? 'sr-only' : 'badge ' + status;
     this.status.textContent = status;
+    this.offline.hidden = !unreachable;
+    this.offline.textContent = unreachable ? unreachableLine(d) : '';
+    const host = hostLabel(d);
+    this.hostTerm.hidden = !host;
+    this.host.hidden = !host;
+    const tag = /** @type {HTMLElement} */ (this.host.firstChild);
+    tag.textContent = host ? host + (unreachable ? ' · offline' : '') : '';
+    tag.dataset.online = String(!unreachable);
     this.task.textContent = d.task_name || '(no task)';
     this.reason.hidden = !(reason && !isActiveMode(mode));
     if (reason && !this.reason.hidden) {

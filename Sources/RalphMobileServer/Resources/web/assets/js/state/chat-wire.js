@@ -40,6 +40,8 @@
  * @property {string} [title]
  * @property {string} [cwd]
  * @property {string} [backend] The agent it runs: claude, codex (none from an older server: claude).
+ * @property {string} [host] In a cluster: the name of the host whose agent runs it.
+ * @property {string} [host_id] In a cluster: that host's id.
  * @property {string} [model]
  * @property {string} [status] idle, running, awaiting_approval, stalled, retrying
  * @property {number} [queued]

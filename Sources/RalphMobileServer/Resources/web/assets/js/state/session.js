@@ -33,7 +33,7 @@ import { emptyEventLog, foldWorkflow, resetEventLog } from './event-log.js';
  * @typedef {object} SessionSummary A run as `GET /api/sessions` lists it and `session.*` global frames carry it
  *   (an update may carry only the fields that changed).
  * @property {string} id
- * @property {string} [mode] live, paused, suspended, complete
+ * @property {string} [mode] live, paused, suspended, complete; `unreachable` while its cluster host is offline
  * @property {string} [status]
  * @property {string} [task_name]
  * @property {number} [iteration]
@@ -50,6 +50,9 @@ import { emptyEventLog, foldWorkflow, resetEventLog } from './event-log.js';
  * @property {{hook_name: string, phase: string, reason?: string | null, suspend_mode: string, since?: string | null} | null} [suspension]
  *   set while a lifecycle hook holds the loop suspended (mode `suspended`)
  * @property {string | null} [paused_by] `server` when the mode is `paused` (our SIGSTOP)
+ * @property {string} [host] in a cluster: the name of the host the run is on
+ * @property {string} [host_id] in a cluster: that host's id
+ * @property {boolean} [reachable] in a cluster: false while its host is offline (mode and status are then `unreachable`)
  */
 
 /**

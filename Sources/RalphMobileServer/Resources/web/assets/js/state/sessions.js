@@ -1,7 +1,10 @@
 // @ts-check
 // The sessions list as a value, kept live from the global stream (`session.added`, `session.updated`,
 // `session.removed`) and re-read with `GET /api/sessions`. Frames that arrive while a read is in flight are kept and
-// applied again on top of its answer: they are at least as new as it. Pure: no DOM.
+// applied again on top of its answer: they are at least as new as it. In a cluster the list may be narrowed to one
+// host (../state/hosts.js), on this side, so that live frames are filtered the same way as the read. Pure: no DOM.
+
+import { filterByHost } from './hosts.js';
 
 /** @typedef {import('./session.js').SessionSummary} SessionSummary */
 
@@ -71,17 +74,21 @@ export function byNewest(a, b) {
   return String(a.id).localeCompare(String(b.id));
 }
 
-/// The list's filters: all, live, done.
+/// A run of a cluster host that is offline: neither live nor done (what it does now is not known).
+/** @param {SessionSummary} s */
+export const isUnreachableSession = (s) => s.reachable === false || s.mode === 'unreachable';
+
+/// The list's filters: all, live, done (an unreachable run is under All only).
 export const FILTERS = [
   { key: 'all', label: 'All', test: (/** @type {SessionSummary} */ _s) => true },
-  { key: 'live', label: 'Live', test: isActiveSession },
-  { key: 'done', label: 'Done', test: (/** @type {SessionSummary} */ s) => !isActiveSession(s) },
+  { key: 'live', label: 'Live', test: (/** @type {SessionSummary} */ s) => !isUnreachableSession(s) && isActiveSession(s) },
+  { key: 'done', label: 'Done', test: (/** @type {SessionSummary} */ s) => !isUnreachableSession(s) && !isActiveSession(s) },
 ];
 
-/// The runs newest first, and how many each filter shows.
-/** @param {SessionsState} state @returns {{all: SessionSummary[], counts: Record<string, number>, live: number}} */
-export function sessionsView(state) {
-  const all = [...state.sessions.values()].sort(byNewest);
+/// The runs newest first (only those of the host `hostFilter` names, unless `all`), and how many each filter shows.
+/** @param {SessionsState} state @param {string} [hostFilter] @returns {{all: SessionSummary[], counts: Record<string, number>, live: number}} */
+export function sessionsView(state, hostFilter = 'all') {
+  const all = filterByHost([...state.sessions.values()], hostFilter).sort(byNewest);
   /** @type {Record<string, number>} */
   const counts = {};
   for (const f of FILTERS) counts[f.key] = all.filter(f.test).length;

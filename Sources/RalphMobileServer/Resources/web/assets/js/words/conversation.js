@@ -87,10 +87,11 @@ export function messageProblem(text) {
  * @property {string} text the first message (may be empty)
  * @property {string} [backend] the agent chosen (claude when not given: then it is not sent)
  * @property {string} [defaultMode] the agent's own default mode, not sent ('default' when not given)
+ * @property {string | null} [host] in a cluster, another host to create it on (its id or name); none for this server
  */
 
 /// The `POST /api/conversations` body the form describes, or the problems by field (cwd, title, model, message).
-/** @param {NewConversation} form @returns {{body: {cwd: string, backend?: string, title?: string, model?: string, permission_mode?: string}} | {problems: Array<[string, string]>}} */
+/** @param {NewConversation} form @returns {{body: {cwd: string, backend?: string, title?: string, model?: string, permission_mode?: string, host?: string}} | {problems: Array<[string, string]>}} */
 export function conversationRequest(form) {
   /** @type {Array<[string, string]>} */
   const problems = [];
@@ -102,8 +103,9 @@ export function conversationRequest(form) {
   if (model && (/\s/.test(model) || model.startsWith('-') || model.length > 100)) problems.push(['model', 'A short name without spaces that does not start with "-".']);
   if (new TextEncoder().encode(form.text).length > MAX_MESSAGE_BYTES) problems.push(['message', 'At most 100 000 bytes.']);
   if (problems.length) return { problems };
-  /** @type {{cwd: string, backend?: string, title?: string, model?: string, permission_mode?: string}} */
+  /** @type {{cwd: string, backend?: string, title?: string, model?: string, permission_mode?: string, host?: string}} */
   const body = { cwd };
+  if (form.host) body.host = form.host;
   if (form.backend && form.backend !== 'claude') body.backend = form.backend;
   if (title) body.title = title;
   if (model) body.model = model;

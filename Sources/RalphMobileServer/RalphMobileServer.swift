@@ -415,7 +415,7 @@ struct BackgroundService: Service {
                     guard let snapshot = catalog.snapshot(id: id) else { return nil }
                     let detailed = try await lookup.detailed(snapshot)
                     return EventHub.RunDetail(
-                        detail: lookup.withRPC(detailed.detail(paused: supervisor.isPaused(id), stop: supervisor.stopRecord(for: id))), lineCount: detailed.state.lineCount, end: detailed.isLive ? nil : EventHub.endFrame(for: detailed.snapshot)
+                        detail: hub.shown(lookup.withRPC(detailed.detail(paused: supervisor.isPaused(id), stop: supervisor.stopRecord(for: id)))), lineCount: detailed.state.lineCount, end: detailed.isLive ? nil : EventHub.endFrame(for: detailed.snapshot)
                     )
                 }
             }

@@ -15,6 +15,8 @@ struct RalphMobileCommand: AsyncParsableCommand {
             Examples:
               ralph-mobile servers add http://mybox:8080 --name box --api-key rmk_…
               ralph-mobile sessions
+              ralph-mobile sessions --host alpha   one host's runs, in a cluster
+              ralph-mobile hosts               the hosts of the cluster, online or not
               ralph-mobile watch 241f          live dashboard (p pause, s stop, q quit)
               ralph-mobile events 241f --json  one JSON event per line
               ralph-mobile chat --new --cwd ~/code/app    talk to Claude Code (a allow, d deny)
@@ -25,7 +27,7 @@ struct RalphMobileCommand: AsyncParsableCommand {
             """,
         version: RalphMobileVersion.current,
         subcommands: [
-            Servers.self, SessionsCommand.self, StatusCommand.self, WatchCommand.self, EventsCommand.self, PauseCommand.self, ResumeCommand.self,
+            Servers.self, SessionsCommand.self, HostsCommand.self, StatusCommand.self, WatchCommand.self, EventsCommand.self, PauseCommand.self, ResumeCommand.self,
             StopCommand.self, EmitCommand.self, SteerCommand.self, StartCommand.self, LogCommand.self, QuestionsCommand.self, AnswerCommand.self,
             LibraryCommand.self, ChatCommand.self, ConversationsCommand.self, BackendsCommand.self, ApprovalsCommand.self, AutoReplyCommand.self, NotifyCommand.self,
         ]
@@ -99,6 +101,8 @@ func fail(_ error: any Error, client: RalphClient? = nil) -> ExitCode {
         message = "cannot reach \(client?.baseURL ?? "the server") — is ralph-mobile-server running there? (\(error))"
     case RalphClientError.unauthorized:
         message = "\(client?.baseURL ?? "the server") refused the API key. Pass --api-key, set RALPH_MOBILE_API_KEY, or save it with `ralph-mobile servers add <url> --api-key <key>`."
+    case RalphClientError.hostOffline:
+        message = "\(error) (`ralph-mobile hosts` shows which hosts are online)"
     default:
         message = "\(error)"
     }

@@ -143,7 +143,11 @@ public struct RalphClient: Sendable {
 
     // MARK: - Sessions
 
-    public func sessions() async throws(RalphClientError) -> [Session] { try await get("/api/sessions") }
+    /// Every run the server lists, newest first; with `host` (a host's name or id) only the runs of that host of a
+    /// cluster (a server on its own marks no run with a host, so any `host` gives none there: see ``hosts()``).
+    public func sessions(host: String? = nil) async throws(RalphClientError) -> [Session] {
+        try await get("/api/sessions", query: host.map { [("host", $0)] } ?? [])
+    }
     public func status(_ id: String) async throws(RalphClientError) -> Session { try await get("/api/sessions/\(Self.component(id))/status") }
     public func detail(_ id: String) async throws(RalphClientError) -> SessionDetail { try await get("/api/sessions/\(Self.component(id))") }
     public func iterations(_ id: String) async throws(RalphClientError) -> IterationsResponse { try await get("/api/sessions/\(Self.component(id))/iterations") }

@@ -26,6 +26,9 @@ public enum RalphClientError: Error, Sendable, Equatable, CustomStringConvertibl
     /// 409 `conflict:` — ambiguous id, already paused, still starting, …
     case conflict(String)
     case failedToSpawn(String)
+    /// 503 `host_offline:` — in a cluster, the run or conversation belongs to a host that is offline (or went offline
+    /// while carrying the request out): nothing can reach it until that host is back.
+    case hostOffline(String)
     /// 404 `action_token_unknown:` — a notification action's token this server never issued (or its device was removed).
     case actionTokenUnknown(String)
     /// 409 `action_token_used:` — the notification's button was pressed already; it works once.
@@ -56,6 +59,7 @@ public enum RalphClientError: Error, Sendable, Equatable, CustomStringConvertibl
         case .notRunning(let why): "not running: \(why)"
         case .conflict(let why): "conflict: \(why)"
         case .failedToSpawn(let why): "could not start ralph: \(why)"
+        case .hostOffline(let why): "host offline: \(why)"
         case .actionTokenUnknown(let why): "this notification's action is unknown to the server: \(why)"
         case .actionTokenUsed(let why): "this notification's action was used already: \(why)"
         case .actionTokenExpired(let why): "this notification's action expired: \(why)"
@@ -82,6 +86,7 @@ public enum RalphClientError: Error, Sendable, Equatable, CustomStringConvertibl
         case (_, .notRunning?): return .notRunning(detail)
         case (_, .conflict?): return .conflict(detail)
         case (_, .failedToSpawn?): return .failedToSpawn(detail)
+        case (_, .hostOffline?): return .hostOffline(detail)
         case (_, .actionTokenUnknown?): return .actionTokenUnknown(detail)
         case (_, .actionTokenUsed?): return .actionTokenUsed(detail)
         case (_, .actionTokenExpired?): return .actionTokenExpired(detail)
@@ -94,7 +99,7 @@ public enum RalphClientError: Error, Sendable, Equatable, CustomStringConvertibl
     /// Whether retrying later might help (as opposed to a wrong key, a missing session, bad input).
     public var isTransient: Bool {
         switch self {
-        case .unreachable, .timedOut: true
+        case .unreachable, .timedOut, .hostOffline: true
         case .server(let status, _): status >= 500 || status == 429
         case .conflict: true
         default: false

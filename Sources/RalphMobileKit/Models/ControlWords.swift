@@ -16,9 +16,10 @@ public enum ControlWords {
         return text
     }
 
-    /// The session's stop, in words: pending while it runs, or which stop ended it.
+    /// The session's stop, in words: pending while it runs, or which stop ended it. Nil while its host is offline
+    /// (``HostWords/unreachable(_:)`` says that instead): what became of the stop is not known.
     public static func stop(_ session: Session) -> String? {
-        guard let request = session.stopRequested else { return nil }
+        guard let request = session.stopRequested, !session.isUnreachable else { return nil }
         let live = session.mode != .complete
         if request.isGraceful { return live ? StopSessionResponse.gracefulMessage : "stopped at the end of an iteration (graceful stop)" }
         return live ? "force-stopping" : "force-stopped"

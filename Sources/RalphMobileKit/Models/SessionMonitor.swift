@@ -6,7 +6,8 @@ import RalphAPI
 /// client shares.
 ///
 /// - ``isSessionActive`` is true when the server's `mode` is `live`, or when the session was paused from this client.
-/// - An active session is streamed as soon as ``connect()`` is called; a finished one is not streamed at all: the
+/// - An active session is streamed as soon as ``connect()`` is called, and so is one whose host is offline in a cluster
+///   (``Session/isUnreachable``: its events so far come from the cluster); a finished one is not streamed at all: the
 ///   connection state is `disconnected` and the events already shown stay visible (a first look at a finished
 ///   session shows its recent events from the detail call).
 /// - Pausing keeps the stream open.
@@ -81,7 +82,9 @@ public final class SessionMonitor {
             return
         }
         await refreshDetail()
-        if isSessionActive || isCatchingUp {
+        // A run whose host is offline (a cluster) is streamed too: the cluster keeps its events so far, and the ones its
+        // host writes once it is back follow on the same stream (its detail cannot be read meanwhile).
+        if isSessionActive || isCatchingUp || session?.isUnreachable == true {
             openStream()
         } else {
             closeStream()
@@ -193,11 +196,23 @@ public final class SessionMonitor {
             let detail = try await client.detail(sessionID)
             guard !Task.isCancelled else { return }
             self.detail = detail
-            session = detail.session
+            adopt(detail.session)
         } catch {
             guard !Task.isCancelled else { return }
             lastError = error.description
         }
+    }
+
+    /// The run as a detail or a `state` frame says it. Those come from the run's own host and leave out its host (only
+    /// the list and the status name it): the host known from those is kept, and it is reachable, since it answered.
+    func adopt(_ fresh: Session) {
+        var fresh = fresh
+        if fresh.hostId == nil, let known = session, known.id == fresh.id, known.hostId != nil {
+            fresh.host = known.host
+            fresh.hostId = known.hostId
+            fresh.reachable = true
+        }
+        session = fresh
     }
 
     /// A `state` frame: the session's detail as the server has it now, after the events it describes.
@@ -205,7 +220,7 @@ public final class SessionMonitor {
         do {
             let detail = try WireJSON.decode(SessionDetail.self, from: Data(data.utf8))
             self.detail = detail
-            session = detail.session
+            adopt(detail.session)
             stateFrames += 1
         } catch {
             lastError = "the server sent a session state this client cannot read: \(error)"

@@ -5,12 +5,23 @@ import RalphAPI
 /// The sessions list, kept live through the global stream (`GET /api/events`): sessions appear, change and
 /// disappear as they do on the server. While that stream is not connected, the list is polled every
 /// ``pollInterval`` instead, so it never goes stale.
+///
+/// In a cluster (servers sharing one database) every host's runs are listed, each with its host: ``hosts`` says which
+/// host is online, kept live from `host.updated`; an offline host's runs are `unreachable`, never live and never counted
+/// as active; ``hostFilter`` narrows ``filteredSessions`` to one host.
 @MainActor
 @Observable
 public final class SessionsListModel {
     public let client: RalphClient
-    /// Newest first.
-    public private(set) var sessions: [Session] = []
+    /// Newest first, of every host.
+    public internal(set) var sessions: [Session] = []
+    /// The hosts of the cluster (`GET /api/hosts`), this server first, then by name; this server alone when it is on
+    /// its own; empty until read (or for a server that has no hosts route).
+    public internal(set) var hosts: [HostInfo] = []
+    /// Whether the server is one of a cluster (then each session says its host).
+    public internal(set) var isClustered = false
+    /// Only the runs of this host (its id, or its name ignoring case) in ``filteredSessions``; nil for every host's.
+    public var hostFilter: String?
     /// State of the global stream.
     public private(set) var connection: ConnectionState = .disconnected
     /// True while the list is refreshed by polling because the stream is down.
@@ -22,13 +33,18 @@ public final class SessionsListModel {
 
     @ObservationIgnored private var streamTask: Task<Void, Never>?
     @ObservationIgnored private let polling = PollingFallback()
+    /// The hosts read after the stream (re)connects; ``stop()`` cancels them.
+    @ObservationIgnored let tasks = ModelTasks()
+    /// Each host's latest `host.updated`, numbered: a read of the hosts that started before one says older things of it.
+    @ObservationIgnored var hostUpdates: [String: (host: HostInfo, number: Int)] = [:]
+    @ObservationIgnored var hostUpdateCount = 0
 
     public init(client: RalphClient) {
         self.client = client
     }
 
-    /// Runs with a live (`live`) or paused session.
-    public var activeCount: Int { sessions.filter { $0.mode == .live || $0.mode == .paused }.count }
+    /// Runs with a live (`live`) or paused session; an unreachable one never counts.
+    public var activeCount: Int { sessions.filter { !$0.isUnreachable && ($0.mode == .live || $0.mode == .paused) }.count }
 
     /// Loads the list and keeps it current until ``stop()``.
     public func start() async {
@@ -53,13 +69,18 @@ public final class SessionsListModel {
         streamTask?.cancel()
         streamTask = nil
         polling.stop()
+        tasks.cancelAll()
         connection = .disconnected
     }
 
-    /// Fetches the whole list now (pull to refresh).
+    /// Fetches the whole list and the hosts now (pull to refresh).
     public func refresh() async {
         do {
-            sessions = try await client.sessions()
+            let fetched = try await client.sessions()
+            await refreshHosts()
+            // A run of a host offline now is shown unreachable, however it was listed a moment before.
+            let offline = Set(offlineHosts.map(\.id))
+            sessions = fetched.map { offline.contains($0.hostId ?? "") && !$0.isUnreachable ? $0.markedUnreachable() : $0 }
             lastUpdated = Date()
             lastError = nil
         } catch {
@@ -73,6 +94,8 @@ public final class SessionsListModel {
             connection = state
             if state == .connected {
                 polling.streamConnected()
+                // `host.updated` frames missed while the stream was down are not replayed: read the hosts again.
+                tasks.spawn { [weak self] in await self?.refreshHosts() }
             } else if case .error(let message) = state {
                 lastError = message
             }
@@ -85,6 +108,9 @@ public final class SessionsListModel {
             case StreamEventName.sessionRemoved:
                 guard let removed = try? WireJSON.decode(SessionRemoved.self, from: data) else { return }
                 sessions.removeAll { $0.id == removed.id }
+            case StreamEventName.hostUpdated:
+                guard let host = try? WireJSON.decode(HostInfo.self, from: data) else { return }
+                apply(host)
             default:
                 return
             }

@@ -5,6 +5,8 @@ import RalphMobileKit
 public struct ConnectionLine: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         case live, connecting, reconnecting, polling, ended, offline, failed
+        /// The run's host is offline (a cluster): its events cannot come until it is back.
+        case hostOffline
     }
 
     public var kind: Kind
@@ -48,8 +50,12 @@ public struct ConnectionLine: Sendable, Equatable {
     }
 
     /// The event stream's line on the detail screen. A finished run has no stream: `Run ended`, with the reason when
-    /// known.
-    public static func stream(state: ConnectionState, endedReason: String?, isActive: Bool) -> ConnectionLine {
+    /// known. A run whose host is offline (`hostOffline`, its name) is not streamed: `Host alpha is offline`.
+    public static func stream(state: ConnectionState, endedReason: String?, isActive: Bool, hostOffline: String? = nil) -> ConnectionLine {
+        if let hostOffline, endedReason == nil {
+            let host = hostOffline.isEmpty ? "Its host" : "Host \(hostOffline)"
+            return ConnectionLine(kind: .hostOffline, text: "\(host) is offline: no events until it is back", tone: .danger, showsActivity: false)
+        }
         switch state {
         case .connected, .connecting, .reconnecting:
             // Read as the list's line without polling: the detail screen has no polling fallback.

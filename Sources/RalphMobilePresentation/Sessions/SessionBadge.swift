@@ -1,4 +1,5 @@
 import RalphAPI
+import RalphMobileKit
 
 /// What a badge or a status line means, so a view picks its colour (`success` is the theme's success colour, …).
 public enum BadgeTone: String, Sendable, Equatable, CaseIterable {
@@ -18,14 +19,15 @@ public struct SessionBadge: Sendable, Equatable {
         self.accessibilityLabel = accessibilityLabel
     }
 
-    /// The mode badge: `live` (success), `paused` (warning), `complete` (neutral); another word the server may add
-    /// is shown as it is (info).
+    /// The mode badge: `live` (success), `paused` (warning), `complete` (neutral), `unreachable` (danger: its host is
+    /// offline in a cluster); another word the server may add is shown as it is (info).
     public static func mode(_ mode: SessionMode) -> SessionBadge {
         switch mode {
         case .live: SessionBadge(text: "live", tone: .success, accessibilityLabel: "Live")
         case .paused: SessionBadge(text: "paused", tone: .warning, accessibilityLabel: "Paused")
         case .suspended: SessionBadge(text: "suspended", tone: .warning, accessibilityLabel: "Suspended by a hook")
         case .complete: SessionBadge(text: "complete", tone: .neutral, accessibilityLabel: "Complete")
+        case .unreachable: SessionBadge(text: "unreachable", tone: .danger, accessibilityLabel: "Unreachable: its host is offline")
         default: SessionBadge(text: mode.rawValue, tone: .info, accessibilityLabel: "Mode \(mode.rawValue)")
         }
     }
@@ -53,5 +55,6 @@ public struct SessionBadge: Sendable, Equatable {
 
 extension Session {
     /// A run that is going on: live, paused, suspended by a hook, or started by the server and not yet writing events.
-    public var isActive: Bool { mode == .live || mode == .paused || mode == .suspended || status == .starting }
+    /// A run whose host is offline is not: what it does is not known.
+    public var isActive: Bool { !isUnreachable && (mode == .live || mode == .paused || mode == .suspended || status == .starting) }
 }

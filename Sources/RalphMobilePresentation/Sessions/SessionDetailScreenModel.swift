@@ -107,7 +107,8 @@ public final class SessionDetailScreenModel: LiveFeed {
         }
     }
 
-    /// Re-reads the iterations every ``iterationsRefreshInterval`` while the run is active and events come in.
+    /// Re-reads the iterations every ``iterationsRefreshInterval`` while the run is active and events come in; in a
+    /// cluster, re-reads the run too while it is active or unreachable (``followHost()``).
     private func startIterationsRefresh() {
         iterationsTask?.cancel()
         iterationsTask = Task { [weak self] in
@@ -116,13 +117,23 @@ public final class SessionDetailScreenModel: LiveFeed {
                 guard let interval = self?.iterationsRefreshInterval else { return }
                 try? await Task.sleep(for: interval)
                 guard let self, !Task.isCancelled else { return }
-                guard self.monitor.isSessionActive || self.monitor.isStreaming else { continue }
+                let unreachable = self.monitor.session?.isUnreachable ?? false
+                guard self.monitor.isSessionActive || self.monitor.isStreaming || unreachable else { continue }
+                if self.monitor.session?.reachable != nil { await self.followHost() }
                 if self.monitor.eventCount != seen {
                     seen = self.monitor.eventCount
                     await self.loadIterations()
                 }
             }
         }
+    }
+
+    /// A run of a cluster: its host going offline or coming back sends nothing on the run's stream, so the run is read
+    /// again; once its host is back and it is live, its stream opens again (after the last event shown).
+    func followHost() async {
+        let wasUnreachable = monitor.session?.isUnreachable ?? false
+        await monitor.refreshStatus()
+        if wasUnreachable, monitor.session?.isUnreachable == false, monitor.isSessionActive, !monitor.isStreaming { await monitor.connect() }
     }
 
     // MARK: - The sections
@@ -185,7 +196,8 @@ public final class SessionDetailScreenModel: LiveFeed {
     public func eventStream(timeZone: TimeZone = .current) -> EventStreamSection {
         EventStreamSection(
             events: monitor.events, eventCount: monitor.eventCount, connection: monitor.connection, reconnectAttempts: monitor.reconnectAttempts,
-            end: monitor.end, reset: monitor.reset, isActive: monitor.isSessionActive, timeZone: timeZone)
+            end: monitor.end, reset: monitor.reset, isActive: monitor.isSessionActive,
+            hostOffline: monitor.session.flatMap { $0.isUnreachable ? $0.host ?? $0.hostId ?? "" : nil }, timeZone: timeZone)
     }
 
     /// 9. Hats reference.

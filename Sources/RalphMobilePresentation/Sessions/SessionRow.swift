@@ -27,6 +27,12 @@ public struct SessionRow: Sendable, Equatable, Identifiable {
     public var lastEventRelative: String
     /// `workspace root`, or the workspace directory relative to its root.
     public var workspaceText: String
+    /// The host that runs it, in a cluster; nil on a server on its own (no host label then).
+    public var hostText: String?
+    /// Its host is offline: drawn with the `unreachable` badge and ``unreachableText``, never as active.
+    public var isUnreachable: Bool
+    /// `Host alpha is offline: what this run does now is not known until it is back.`; nil for a reachable run.
+    public var unreachableText: String?
     /// Live, paused, suspended by a hook (or starting): drawn as active.
     public var isActive: Bool
     /// Hidden on this device (shown only with "show hidden").
@@ -52,12 +58,17 @@ public struct SessionRow: Sendable, Equatable, Identifiable {
         startedRelative = Formatting.relativeTime(session.startedAt, now: now)
         lastEventRelative = Formatting.relativeTime(session.lastEventAt, now: now)
         workspaceText = session.workspace.isEmpty || session.workspace == "." ? "workspace root" : session.workspace
+        hostText = session.host.flatMap { $0.isEmpty ? nil : $0 }
+        isUnreachable = session.isUnreachable
+        unreachableText = HostWords.unreachable(session)
         isActive = session.isActive
         self.isHidden = isHidden
         let control = [ControlWords.hold(session), ControlWords.stop(session)].compactMap { $0 }
         controlText = control.isEmpty ? nil : control.joined(separator: " · ")
         var parts = [title, mode.accessibilityLabel]
         if let status { parts.append(status.accessibilityLabel) }
+        if let hostText { parts.append("on host \(hostText)") }
+        if let unreachableText { parts.append(unreachableText) }
         parts += control
         parts.append("iteration " + (session.total.map { "\(session.iteration) of \($0)" } ?? String(session.iteration)))
         parts.append(hat.map { "hat \($0)" } ?? "no hat yet")
@@ -69,7 +80,8 @@ public struct SessionRow: Sendable, Equatable, Identifiable {
     }
 }
 
-/// Which runs the list shows.
+/// Which runs the list shows. A run whose host is offline is neither live nor done (what it does is not known): only
+/// `all` shows it.
 public enum SessionsFilter: String, Sendable, CaseIterable, Identifiable {
     case all, live, done
 
@@ -87,7 +99,7 @@ public enum SessionsFilter: String, Sendable, CaseIterable, Identifiable {
         switch self {
         case .all: true
         case .live: session.isActive
-        case .done: !session.isActive
+        case .done: !session.isActive && !session.isUnreachable
         }
     }
 }

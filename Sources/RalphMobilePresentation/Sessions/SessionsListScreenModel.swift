@@ -5,7 +5,8 @@ import RalphMobileKit
 
 /// The sessions list screen: the SDK's live ``SessionsListModel`` (global stream, polling while it is down) plus what
 /// the phone adds — rows ready to lay out, the All / Live / Done filter, sessions hidden on this device, the connection
-/// line and the empty states.
+/// line and the empty states; in a cluster, the host filter and the hosts section (each row says its host, an offline
+/// host's runs are `unreachable`).
 ///
 /// ```swift
 /// let model = SessionsListScreenModel(client: client, hiddenStore: HiddenSessionsStore(fileURL: url, server: client.baseURL))
@@ -114,8 +115,27 @@ public final class SessionsListScreenModel: LiveFeed {
 
     // MARK: - What the screen shows
 
-    /// Sessions not hidden (or all, with ``showHidden``), newest first.
-    var visibleSessions: [Session] { list.sessions.filter { showHidden || !hiddenIDs.contains($0.id) } }
+    /// Sessions of the host filtered on, not hidden (or all, with ``showHidden``), newest first.
+    var visibleSessions: [Session] { list.filteredSessions.filter { showHidden || !hiddenIDs.contains($0.id) } }
+
+    // MARK: - Hosts (a cluster)
+
+    /// The host whose runs are shown (its id); nil for every host's. Kept by the SDK's list (``SessionsListModel/hostFilter``).
+    public var hostFilter: String? {
+        get { list.hostFilter }
+        set { list.hostFilter = newValue }
+    }
+
+    /// The host filter's choices: every host, then each host with its run count; empty for a server on its own (no
+    /// picker then).
+    public var hostOptions: [HostFilterOption] {
+        HostFilterOption.options(hosts: list.hosts, clustered: list.isClustered, sessions: list.sessions)
+    }
+
+    /// The hosts of the cluster with their state; nil for a server on its own.
+    public func hostsSection(now: Date = Date()) -> HostsSection? {
+        HostsSection(hosts: list.hosts, clustered: list.isClustered, sessions: list.sessions, now: now)
+    }
 
     /// The rows to show at `now`: newest first, through the filter, hidden ones only with ``showHidden``.
     public func rows(now: Date = Date(), timeZone: TimeZone = .current) -> [SessionRow] {
@@ -125,14 +145,17 @@ public final class SessionsListScreenModel: LiveFeed {
     /// The filter chips, each counting what the list would show with it (`Live (2)`), in order.
     public var filterOptions: [SessionsFilterOption] { SessionsFilterOption.options(for: visibleSessions) }
 
-    /// `3 runs · 1 live · 2 hidden`; `No runs yet.` for an empty server.
+    /// `3 runs · 1 live · 2 hidden`, `… · 1 unreachable` in a cluster with a host offline; `No runs yet.` for an empty
+    /// server.
     public var summary: String { hasLoaded ? Self.summary(sessions: list.sessions, hiddenIDs: hiddenIDs) : "" }
 
     /// ``summary`` for a list and the ids hidden.
     public nonisolated static func summary(sessions: [Session], hiddenIDs: Set<String>) -> String {
         if sessions.isEmpty { return "No runs yet." }
         let hidden = sessions.filter { hiddenIDs.contains($0.id) }.count
+        let unreachable = sessions.filter(\.isUnreachable).count
         var text = Formatting.count(sessions.count, "run") + " · \(sessions.filter(\.isActive).count) live"
+        if unreachable > 0 { text += " · \(unreachable) unreachable" }
         if hidden > 0 { text += " · \(hidden) hidden" }
         return text
     }
@@ -154,6 +177,10 @@ public final class SessionsListScreenModel: LiveFeed {
                 kind: .noRuns, title: "No ralph runs yet", message: how + (canStartRuns ? ", or start one here." : "."),
                 action: canStartRuns ? .startRun : nil)
         }
+        if list.filteredSessions.isEmpty {
+            let name = list.filteredHost?.name ?? hostFilter ?? ""
+            return SessionsEmptyState(kind: .filteredOut, title: "No runs on host \(name).", message: "", action: .showAllHosts)
+        }
         let visible = visibleSessions
         if visible.isEmpty {
             return SessionsEmptyState(
@@ -170,6 +197,7 @@ public final class SessionsListScreenModel: LiveFeed {
         case .retry: await refresh()
         case .showHidden: showHidden = true
         case .showAll: filter = .all
+        case .showAllHosts: hostFilter = nil
         case .startRun: break
         }
     }
@@ -179,7 +207,7 @@ public final class SessionsListScreenModel: LiveFeed {
 public struct SessionsEmptyState: Sendable, Equatable {
     public enum Kind: Sendable, Equatable { case loadFailed, noRuns, allHidden, filteredOut }
     public enum Action: Sendable, Equatable {
-        case retry, startRun, showHidden, showAll
+        case retry, startRun, showHidden, showAll, showAllHosts
 
         public var label: String {
             switch self {
@@ -187,6 +215,7 @@ public struct SessionsEmptyState: Sendable, Equatable {
             case .startRun: "Start a run"
             case .showHidden: "Show hidden runs"
             case .showAll: "Show all runs"
+            case .showAllHosts: "Show every host’s runs"
             }
         }
     }

@@ -35,6 +35,9 @@ struct ChatCommand: AsyncParsableCommand {
     @Option(help: "The agent a new conversation runs: claude (the default) or codex (`ralph-mobile backends` lists them).")
     var backend: String?
 
+    @Option(help: "In a cluster, the host whose agent runs a new conversation (its name or id; `ralph-mobile hosts` lists them).")
+    var host: String?
+
     @Option(name: [.customShort("m"), .long], help: "Send this message, print the reply, exit.")
     var message: String?
 
@@ -46,6 +49,7 @@ struct ChatCommand: AsyncParsableCommand {
         if !new && id == nil { throw ValidationError("give a conversation id, or --new --cwd <dir>") }
         if new && cwd == nil { throw ValidationError("--new needs --cwd <dir>") }
         if !new && backend != nil { throw ValidationError("--backend is for a new conversation (with --new)") }
+        if !new && host != nil { throw ValidationError("--host is for a new conversation (with --new)") }
         if history < 0 { throw ValidationError("--history must be ≥ 0") }
     }
 
@@ -60,8 +64,8 @@ struct ChatCommand: AsyncParsableCommand {
         try await withClient(server) { client in
             let conversation: Conversation
             if new, let cwd {
-                conversation = try await client.createConversation(CreateConversationRequest(title: title, cwd: cwd, backend: backend))
-                say(theme.dim("conversation \(conversation.id) in \(conversation.cwd) · \(conversation.backend)"))
+                conversation = try await client.createConversation(CreateConversationRequest(title: title, cwd: cwd, backend: backend, host: host))
+                say(theme.dim("conversation \(conversation.id) in \(conversation.cwd) · \(conversation.backend)" + (conversation.host.map { " · on host \($0)" } ?? "")))
             } else {
                 conversation = try await client.conversation(id ?? "")
                 say(

@@ -54,6 +54,10 @@ struct StopCommand: AsyncParsableCommand {
     func run() async throws {
         try await withClient(target.server) { client in
             let session = try await client.status(target.id)
+            // Nothing to confirm: the server would refuse it (`host_offline`), and the host may be back by the answer.
+            if session.isUnreachable {
+                throw RalphClientError.hostOffline("\(session.host.map { "host \($0)" } ?? "its host") is offline: run \(session.id.prefix(8)) cannot be stopped until it is back")
+            }
             if !yes {
                 guard isatty(STDIN_FILENO) == 1 else {
                     throw RalphMobileFailure(message: "stopping needs confirmation: run it in a terminal or pass --yes")

@@ -44,11 +44,14 @@ struct ConversationsCommand: AsyncParsableCommand {
             name: .customLong("permission-mode"),
             help: "default, or a mode the agent accepts (`ralph-mobile backends` lists them: plan, acceptEdits … for claude; untrusted, on-request, never for codex)."
         ) var permissionMode: String?
+        @Option(help: "In a cluster, the host whose agent runs it, in that host's workspaces (its name or id; `ralph-mobile hosts` lists them).")
+        var host: String?
 
         @MainActor
         func run() async throws {
             try await withClient(server) { client in
-                let c = try await client.createConversation(CreateConversationRequest(title: title, cwd: cwd, backend: backend, model: model, permissionMode: permissionMode))
+                let c = try await client.createConversation(
+                    CreateConversationRequest(title: title, cwd: cwd, backend: backend, model: model, permissionMode: permissionMode, host: host))
                 say(c.id)
             }
         }

@@ -101,9 +101,15 @@ final class Dashboard {
             try? await Task.sleep(for: .milliseconds(100))
             sinceRefresh += 1
             // Elapsed time and a pause or stop made elsewhere show up without waiting for an event.
-            if sinceRefresh >= 30, monitor.isSessionActive {
+            // A run of an offline host is read again too: its host coming back sends nothing on its stream.
+            let unreachable = monitor.session?.isUnreachable ?? false
+            if sinceRefresh >= 30, monitor.isSessionActive || unreachable {
                 sinceRefresh = 0
                 await monitor.refreshStatus()
+                if unreachable, let session = monitor.session, !session.isUnreachable {
+                    message = ("host \(session.host ?? "") is back", false)
+                    if monitor.isSessionActive, !monitor.isStreaming { await monitor.connect() }
+                }
             }
         }
         monitor.disconnect()
@@ -163,7 +169,13 @@ final class Dashboard {
     }
 
     func normalKey(_ byte: UInt8) async {
-        switch Character(Unicode.Scalar(byte)) {
+        let key = Character(Unicode.Scalar(byte))
+        // A run whose host is offline cannot be controlled: said at once, nothing is sent.
+        if "pPsSeEgGaA".contains(key), let session = monitor.session, let off = HostWords.controlsOffBrief(session) {
+            message = (off, true)
+            return
+        }
+        switch key {
         case "q", "Q":
             quit = true
         case "p", "P":
@@ -284,13 +296,17 @@ final class Dashboard {
 
         let id = String(monitor.sessionID.prefix(8))
         if let s = monitor.session {
-            lines.append(" \(t.accent("RALPH MOBILE")) \(t.dim("▸")) \(t.accent(id))  \(t.mode(s.mode))  iteration \(format.iteration(s))  hat \(t.hat(s.hat))  \(t.dim(Text.cut(s.taskName ?? "", max(0, columns - 70))))")
+            let host = s.host.map { "  \(t.dim("host")) " + (s.isUnreachable ? t.bad($0) : $0) } ?? ""
+            lines.append(" \(t.accent("RALPH MOBILE")) \(t.dim("▸")) \(t.accent(id))\(host)  \(t.mode(s.mode))  iteration \(format.iteration(s))  hat \(t.hat(s.hat))  \(t.dim(Text.cut(s.taskName ?? "", max(0, columns - 70))))")
         } else {
             lines.append(" \(t.accent("RALPH MOBILE")) \(t.dim("▸")) \(t.accent(id))")
         }
-        lines.append(" \(format.connection(monitor.connection))  \(t.dim("·")) \(monitor.eventCount) events  \(t.dim("·")) reconnects \(monitor.reconnectAttempts)  \(t.dim("· " + monitor.client.baseURL))")
+        // While its host is offline the stream only waits: the host's state is what matters.
+        let connection = monitor.session.flatMap { $0.isUnreachable ? t.bad("✕ host \($0.host ?? "") offline") : nil } ?? format.connection(monitor.connection)
+        lines.append(" \(connection)  \(t.dim("·")) \(monitor.eventCount) events  \(t.dim("·")) reconnects \(monitor.reconnectAttempts)  \(t.dim("· " + monitor.client.baseURL))")
         lines.append(rule)
-        if let reason = format.stopReason(monitor.detail?.stopReason), monitor.session?.mode != .live {
+        if let unreachable = monitor.session.flatMap(HostWords.unreachable) { row("unreachable", t.bad(unreachable)) }
+        if let reason = format.stopReason(monitor.detail?.stopReason), monitor.session?.mode != .live, monitor.session?.isUnreachable != true {
             row("run ended", t.paint(reason, Theme.gold))
         }
         row("hat flow", format.hatFlow(monitor.hatFlow))
@@ -319,10 +335,14 @@ final class Dashboard {
         switch mode {
         case .normal:
             let pauseLabel = monitor.session?.mode == .paused ? "resume" : "pause"
-            let keys = [("p", pauseLabel), ("s", "stop"), ("e", "emit"), ("g", "steer"), ("a", "answer"), ("x", "export"), ("q", "quit")]
+            let off = monitor.session.flatMap(HostWords.controlsOffBrief)
+            // A run whose host is offline offers no controls: only what works without its host.
+            let keys = off != nil ? [("x", "export"), ("q", "quit")] : [("p", pauseLabel), ("s", "stop"), ("e", "emit"), ("g", "steer"), ("a", "answer"), ("x", "export"), ("q", "quit")]
             var text = " " + keys.map { "\(t.accent($0.0)) \($0.1)" }.joined(separator: "  ")
             if let message {
                 text += "   " + (message.isError ? t.bad(message.text) : t.paint(message.text, Theme.gold))
+            } else if let off {
+                text += "   " + t.bad(off)
             } else if let error = monitor.lastError {
                 text += "   " + t.bad(error)
             }

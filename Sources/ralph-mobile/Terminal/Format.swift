@@ -39,13 +39,19 @@ struct Format {
         session.total.map { "\(session.iteration)/\($0)" } ?? "\(session.iteration)"
     }
 
-    /// The sessions table of `ralph-mobile sessions`.
-    func sessionsTable(_ sessions: [Session], width: Int) -> [String] {
-        guard !sessions.isEmpty else { return [theme.dim("no sessions — start a ralph run in a workspace the server watches, or `ralph-mobile start`")] }
-        let header = ["ID", "MODE", "ITER", "HAT", "STARTED", "LAST EVENT", "EVENTS", "TASK"]
+    /// The sessions table of `ralph-mobile sessions`; with a HOST column in a cluster (`clustered`, or any run naming
+    /// its host). An unreachable run (its host offline) says so in its MODE and shows no stop.
+    func sessionsTable(_ sessions: [Session], width: Int, clustered: Bool = false, empty: String? = nil) -> [String] {
+        guard !sessions.isEmpty else {
+            return [theme.dim(empty ?? "no sessions — start a ralph run in a workspace the server watches, or `ralph-mobile start`")]
+        }
+        let showsHost = clustered || sessions.contains { $0.host != nil }
+        let header = ["ID"] + (showsHost ? ["HOST"] : []) + ["MODE", "ITER", "HAT", "STARTED", "LAST EVENT", "EVENTS", "TASK"]
         let rows: [[String]] = sessions.map { s in
-            [
-                theme.accent(String(s.id.prefix(8))), theme.mode(s.mode) + (ControlWords.nextStopForces(s) ? theme.dim(" (stopping)") : ""), iteration(s), theme.hat(s.hat), Text.dateTime(s.startedAt),
+            let stopping = !s.isUnreachable && ControlWords.nextStopForces(s)
+            let host = showsHost ? [s.host.map { s.isUnreachable ? theme.bad($0) : $0 } ?? theme.dim("—")] : []
+            return [theme.accent(String(s.id.prefix(8)))] + host + [
+                theme.mode(s.mode) + (stopping ? theme.dim(" (stopping)") : ""), iteration(s), theme.hat(s.hat), Text.dateTime(s.startedAt),
                 Text.dateTime(s.lastEventAt), String(s.eventCount), s.taskName ?? theme.dim("—"),
             ]
         }
@@ -63,6 +69,37 @@ struct Format {
             return text
         }
         return [theme.dim(line(header))] + rows.map(line)
+    }
+
+    /// The hosts table of `ralph-mobile hosts`: name, state, when last heard from, version, runs, id.
+    func hostsTable(_ hosts: [HostInfo], sessions: [Session], clustered: Bool) -> [String] {
+        let header = ["HOST", "STATE", "LAST SEEN", "VERSION", "RUNS", "ID"]
+        let rows: [[String]] = hosts.map { host in
+            let runs = clustered ? sessions.filter { $0.hostId == host.id } : sessions
+            let live = runs.filter { !$0.isUnreachable && ($0.mode == .live || $0.mode == .paused || $0.mode == .suspended) }.count
+            let count = host.online ? "\(runs.count) (\(live) live)" : "\(runs.count) unreachable"
+            return [
+                host.isSelf ? theme.accent(host.name) + theme.dim(" (this server)") : host.name,
+                host.online ? theme.good("● online") : theme.bad("✕ offline"), Text.dateTime(host.lastHeartbeatAt) + theme.dim(" (\(Self.ago(host.lastHeartbeatAt)))"),
+                host.version, count, theme.dim(host.id),
+            ]
+        }
+        var widths = header.map { Text.width($0) }
+        for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], Text.width(cell)) } }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { i, cell in i == cells.count - 1 ? cell : Text.pad(cell, widths[i]) }.joined(separator: "  ")
+        }
+        return [theme.dim(line(header))] + rows.map(line)
+    }
+
+    /// `3s ago`, `4m ago`, `2h ago`, `5d ago`.
+    static func ago(_ ts: String, now: Date = Date()) -> String {
+        guard let date = Timestamp.parse(ts) else { return "?" }
+        let secs = max(0, Int(now.timeIntervalSince(date).rounded()))
+        if secs < 60 { return "\(secs)s ago" }
+        if secs < 3600 { return "\(secs / 60)m ago" }
+        if secs < 86_400 { return "\(secs / 3600)h ago" }
+        return "\(secs / 86_400)d ago"
     }
 
     /// `planner → builder → reviewer` (the last few transitions).

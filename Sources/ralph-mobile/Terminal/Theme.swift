@@ -34,6 +34,7 @@ struct Theme: Sendable {
         case .live: paint("live", Self.green, bold: true)
         case .paused: paint("paused", Self.gold, bold: true)
         case .suspended: paint("suspended", Self.gold, bold: true)
+        case .unreachable: bad("unreachable")
         default: dim(mode.rawValue)
         }
     }

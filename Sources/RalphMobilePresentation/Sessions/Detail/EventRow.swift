@@ -82,13 +82,13 @@ public struct EventStreamSection: Sendable, Equatable {
 
     public init(
         events: [WorkflowEvent], eventCount: Int, connection: ConnectionState, reconnectAttempts: Int, end: StreamEnd?,
-        reset: StreamReset?, isActive: Bool, timeZone: TimeZone = .current
+        reset: StreamReset?, isActive: Bool, hostOffline: String? = nil, timeZone: TimeZone = .current
     ) {
         rows = events.prefix(Self.shownLimit).map { EventRow($0, timeZone: timeZone) }
         countText = Formatting.count(eventCount, "event") + " received · " + Formatting.count(reconnectAttempts, "reconnect") + " · newest first"
         if events.count > Self.shownLimit { countText += ", the latest \(Self.shownLimit) shown" }
         let reason = end.map { $0.reason ?? $0.status.rawValue }
-        self.connection = .stream(state: connection, endedReason: reason, isActive: isActive)
+        self.connection = .stream(state: connection, endedReason: reason, isActive: isActive, hostOffline: hostOffline)
         endedText = reason.map { "Run ended: \($0)" }
         resetText = reset.map { "This run’s events file was replaced: showing it again from its first line (\($0.reason))." }
         if rows.isEmpty {

@@ -1,5 +1,6 @@
 import Foundation
 import RalphAPI
+import RalphMobileKit
 
 /// Section 1 of the detail screen: what the run is and where it stands.
 public struct StatusHeader: Sendable, Equatable {
@@ -25,6 +26,10 @@ public struct StatusHeader: Sendable, Equatable {
     public var lastEventText: String
     /// `workspace root · pid 4242`, or the workspace directory.
     public var workspaceText: String
+    /// `alpha`, `alpha · offline`: the host that runs it, in a cluster; nil on a server on its own.
+    public var hostText: String?
+    /// `Host alpha is offline: what this run does now is not known until it is back.`; nil for a reachable run.
+    public var unreachableText: String?
 
     /// - Parameters:
     ///   - elapsedSeconds: the elapsed time to show (the screen model counts it on between refreshes).
@@ -51,6 +56,8 @@ public struct StatusHeader: Sendable, Equatable {
         lastEventText = Formatting.relativeTime(session.lastEventAt, now: now) + " · " + Formatting.count(session.eventCount, "event")
         let place = session.workspace.isEmpty || session.workspace == "." ? "workspace root" : session.workspace
         workspaceText = place + (session.pid.map { " · pid \($0)" } ?? "")
+        hostText = session.host.map { $0 + (session.isUnreachable ? " · offline" : "") }
+        unreachableText = HostWords.unreachable(session)
     }
 
     /// The rows of the header's key–value list, in order.
@@ -59,7 +66,7 @@ public struct StatusHeader: Sendable, Equatable {
             SectionStat("Id", id8, accessibilityLabel: "Id \(id8)"), SectionStat("Iteration", iterationText), SectionStat("Hat", hatText, hat: hat),
             SectionStat("Elapsed", elapsedText), SectionStat("Started", startedText), SectionStat("Last event", lastEventText),
             SectionStat("Workspace", workspaceText),
-        ]
+        ] + (hostText.map { [SectionStat("Host", $0)] } ?? [])
     }
 }
 

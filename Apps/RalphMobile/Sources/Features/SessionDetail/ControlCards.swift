@@ -46,6 +46,9 @@ struct ModeControlCard: View {
                 }
             }
             .disabled(runningAction != nil)
+            if let reason = section.controlsOffReason {
+                Text(reason).font(.subheadline.weight(.semibold)).foregroundStyle(Color(theme: .danger))
+            }
             if let note = section.stopNote { NoteText(note) }
         }
     }

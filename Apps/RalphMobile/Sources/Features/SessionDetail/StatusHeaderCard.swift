@@ -25,6 +25,11 @@ struct StatusHeaderCard: View {
             if let ended = header.endedText {
                 Text(ended).font(.subheadline).foregroundStyle(Color(theme: .warning))
             }
+            if let unreachable = header.unreachableText {
+                Label(unreachable, systemImage: "exclamationmark.triangle.fill")
+                    .font(.subheadline.weight(.semibold))
+                    .foregroundStyle(Color(theme: .danger))
+            }
             Grid(alignment: .leading, horizontalSpacing: 12, verticalSpacing: 6) {
                 ForEach(header.rows) { row in
                     GridRow {

@@ -18,6 +18,9 @@ struct SessionRowView: View {
                 HStack(spacing: 6) {
                     SessionBadgeView(badge: row.mode)
                     if let status = row.status { SessionBadgeView(badge: status) }
+                    if let host = row.hostText {
+                        HostLabelView(name: host, isOffline: row.isUnreachable)
+                    }
                     if row.isHidden {
                         Image(systemName: "eye.slash").foregroundStyle(Color(theme: .secondaryText))
                     }
@@ -26,6 +29,12 @@ struct SessionRowView: View {
                     .font(.headline)
                     .foregroundStyle(Color(theme: .text))
                     .lineLimit(2)
+                if let unreachable = row.unreachableText {
+                    Text(unreachable)
+                        .font(.subheadline.weight(.semibold))
+                        .foregroundStyle(Color(theme: .danger))
+                        .lineLimit(2)
+                }
                 if let control = row.controlText {
                     Text(control)
                         .font(.subheadline.weight(.semibold))
@@ -59,6 +68,14 @@ struct SessionRowView: View {
 
 #Preview("Rows") {
     List(SessionsFixtures.rows) { row in
+        SessionRowView(row: row)
+    }
+    .scrollContentBackground(.hidden)
+    .background(Color(theme: .background))
+}
+
+#Preview("Cluster rows") {
+    List(SessionsFixtures.clusterRows) { row in
         SessionRowView(row: row)
     }
     .scrollContentBackground(.hidden)

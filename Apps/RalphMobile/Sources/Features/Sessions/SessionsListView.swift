@@ -70,6 +70,9 @@ struct SessionsListScreen: View {
                 storeError: model.storeError,
                 filterOptions: model.filterOptions,
                 filter: $model.filter,
+                hostOptions: model.hostOptions,
+                hostFilter: $model.hostFilter,
+                hosts: model.hostsSection(now: context.date),
                 showHidden: $model.showHidden,
                 hiddenToggleLabel: model.hiddenToggleLabel,
                 onHide: { model.hide($0) },
@@ -96,6 +99,11 @@ struct SessionsListBody: View {
     let storeError: String?
     let filterOptions: [SessionsFilterOption]
     @Binding var filter: SessionsFilter
+    /// Empty for a server on its own: no host picker then.
+    let hostOptions: [HostFilterOption]
+    @Binding var hostFilter: String?
+    /// Nil for a server on its own: no hosts section then.
+    let hosts: HostsSection?
     @Binding var showHidden: Bool
     let hiddenToggleLabel: String?
     let onHide: (String) -> Void
@@ -112,7 +120,21 @@ struct SessionsListBody: View {
                 }
                 .pickerStyle(.segmented)
                 .accessibilityLabel("Filter runs")
+                if !hostOptions.isEmpty {
+                    Picker("Host", selection: $hostFilter) {
+                        ForEach(hostOptions) { option in
+                            Text(option.label).tag(option.hostID)
+                        }
+                    }
+                    .pickerStyle(.menu)
+                    .accessibilityLabel("Show the runs of one host")
+                }
                 ConnectionLineView(line: connection)
+                if let hosts, let banner = hosts.banner {
+                    Label(banner, systemImage: "exclamationmark.triangle.fill")
+                        .font(.subheadline.weight(.semibold))
+                        .foregroundStyle(Color(theme: hosts.bannerTone.themeColor))
+                }
                 if !summary.isEmpty {
                     Text(summary).font(.footnote).foregroundStyle(Color(theme: .secondaryText))
                 }
@@ -156,6 +178,10 @@ struct SessionsListBody: View {
                     }
                 }
             }
+            // After the runs: the cluster's hosts, online or not (a server on its own has none).
+            if let hosts {
+                HostsSectionView(section: hosts)
+            }
         }
         .scrollContentBackground(.hidden)
         .background(Color(theme: .background))
@@ -185,13 +211,14 @@ struct SessionsEmptyStateView: View {
 
 #Preview("Sessions") {
     @Previewable @State var filter = SessionsFilter.all
+    @Previewable @State var hostFilter: String?
     @Previewable @State var showHidden = true
     NavigationStack {
         SessionsListBody(
             rows: SessionsFixtures.rows, summary: SessionsFixtures.listSummary, connection: SessionsFixtures.listConnection,
             emptyState: nil, storeError: nil, filterOptions: SessionsFixtures.filterOptions, filter: $filter,
-            showHidden: $showHidden, hiddenToggleLabel: SessionsFixtures.listHiddenToggleLabel, onHide: { _ in }, onUnhide: { _ in },
-            onEmptyAction: { _ in }
+            hostOptions: [], hostFilter: $hostFilter, hosts: nil, showHidden: $showHidden,
+            hiddenToggleLabel: SessionsFixtures.listHiddenToggleLabel, onHide: { _ in }, onUnhide: { _ in }, onEmptyAction: { _ in }
         )
         .navigationTitle("Sessions")
     }
@@ -199,13 +226,30 @@ struct SessionsEmptyStateView: View {
 
 #Preview("Reconnecting, empty") {
     @Previewable @State var filter = SessionsFilter.live
+    @Previewable @State var hostFilter: String?
     @Previewable @State var showHidden = false
     NavigationStack {
         SessionsListBody(
             rows: [], summary: SessionsFixtures.finishedOnlySummary, connection: SessionsFixtures.listReconnecting,
             emptyState: SessionsFixtures.liveFilteredOut,
-            storeError: nil, filterOptions: SessionsFixtures.finishedOnlyFilterOptions, filter: $filter, showHidden: $showHidden,
+            storeError: nil, filterOptions: SessionsFixtures.finishedOnlyFilterOptions, filter: $filter, hostOptions: [],
+            hostFilter: $hostFilter, hosts: nil, showHidden: $showHidden,
             hiddenToggleLabel: nil, onHide: { _ in }, onUnhide: { _ in }, onEmptyAction: { _ in }
+        )
+        .navigationTitle("Sessions")
+    }
+}
+
+#Preview("Cluster, a host offline") {
+    @Previewable @State var filter = SessionsFilter.all
+    @Previewable @State var hostFilter: String?
+    @Previewable @State var showHidden = false
+    NavigationStack {
+        SessionsListBody(
+            rows: SessionsFixtures.clusterRows, summary: SessionsFixtures.clusterSummary, connection: SessionsFixtures.listConnection,
+            emptyState: nil, storeError: nil, filterOptions: SessionsFixtures.clusterFilterOptions, filter: $filter,
+            hostOptions: SessionsFixtures.hostOptions, hostFilter: $hostFilter, hosts: SessionsFixtures.hostsSection,
+            showHidden: $showHidden, hiddenToggleLabel: nil, onHide: { _ in }, onUnhide: { _ in }, onEmptyAction: { _ in }
         )
         .navigationTitle("Sessions")
     }

@@ -43,16 +43,18 @@ extension Bench {
         }
         let (a, portA) = try host("alpha", workspaceA)
         let (b, portB) = try host("bravo", workspaceB)
-        // A's run, once B lists it (A has published its summary into the database).
+        // A's run, once B lists it as live (A has published its summary into the database; a run file seen before
+        // `current-events` names it is not live yet, and a stream of it would end at once).
         var runID: String?
         let listed = await waitUntil(timeout: 30, poll: 0.1) {
             guard let http = try? BlockingHTTP(port: portB), let response = try? http.request(method: "GET", path: "/api/sessions?host=alpha"),
-                let list = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [[String: Any]], let id = list.first?["id"] as? String
+                let list = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [[String: Any]], let id = list.first?["id"] as? String,
+                list.first?["mode"] as? String == "live"
             else { return false }
             runID = id
             return true
         }
-        guard listed, let runID else { throw BenchError("bravo did not list alpha's run within 30 s:\n\(a.log.suffix(1000))\n\(b.log.suffix(1000))") }
+        guard listed, let runID else { throw BenchError("bravo did not list alpha's run as live within 30 s:\n\(a.log.suffix(1000))\n\(b.log.suffix(1000))") }
         let fd = open(run.eventsFile, O_WRONLY | O_APPEND | O_CLOEXEC)
         guard fd >= 0 else { throw BenchError("cannot open \(run.eventsFile)") }
         note("cluster: alpha pid \(a.pid) port \(portA), bravo pid \(b.pid) port \(portB), run \(runID)")
@@ -71,6 +73,14 @@ extension Bench {
         let path = "/api/sessions/\(hosts.runID)/events?history=0&end=close"
         let remote = Target.ours(port: hosts.portB, path: path, fd: hosts.fd)
         let local = Target.ours(port: hosts.portA, path: path, fd: hosts.fd)
+        do {
+            try await measureCluster(hosts, remote: remote, local: local, group: group)
+        } catch {
+            throw BenchError("\(error)\nalpha's log:\n\(hosts.a.log.suffix(3000))\nbravo's log:\n\(hosts.b.log.suffix(3000))")
+        }
+    }
+
+    private mutating func measureCluster(_ hosts: ClusterHosts, remote: Target, local: Target, group: MultiThreadedEventLoopGroup) async throws {
         let clients = options.clusterClients
         let plural = clients == 1 ? "" : "s"
         for run in 1...options.runs {

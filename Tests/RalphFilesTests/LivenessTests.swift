@@ -46,6 +46,44 @@ struct LivenessTests {
         #expect(!LivenessProbe.probe(workspace: tmp.path + "/w", stateDirectory: state, layout: .ralph, locks: LockTable.current()).alive)
     }
 
+    @Test("a loop that made a newer run file before pointing current-events at it is running that file, not the old one")
+    func newRunFileBeforeMarker() throws {
+        let tmp = TempDir()
+        tmp.file("w/.ralph/events-20260101-000000.jsonl")
+        tmp.file("w/.ralph/current-events", ".ralph/events-20260101-000000.jsonl")
+        let lockPath = tmp.file("w/.ralph/loop.lock", #"{"pid":1,"started":"x","prompt":"p"}"#)
+        let state = tmp.path + "/w/.ralph"
+        func probe() -> WorkspaceLiveness {
+            LivenessProbe.probe(workspace: tmp.path + "/w", stateDirectory: state, layout: .ralph, locks: LockTable.current())
+        }
+        // Not running: a newer file is not taken for the current one.
+        tmp.file("w/.ralph/events-20260101-000005.jsonl")
+        #expect(probe().currentRunFile == state + "/events-20260101-000000.jsonl")
+
+        let fd = open(lockPath, O_RDWR)
+        defer { close(fd) }
+        #expect(flock(fd, LOCK_EX | LOCK_NB) == 0)
+        #expect(probe().currentRunFile == state + "/events-20260101-000005.jsonl", "the lock holder's new run")
+        // A second run in the same second sorts after the first (`-2` after no suffix, `-10` after `-9`).
+        tmp.file("w/.ralph/events-20260101-000005-2.jsonl")
+        #expect(probe().currentRunFile == state + "/events-20260101-000005-2.jsonl")
+        tmp.file("w/.ralph/events-20260101-000005-10.jsonl")
+        tmp.file("w/.ralph/events-20260101-000005-9.jsonl")
+        #expect(probe().currentRunFile == state + "/events-20260101-000005-10.jsonl")
+        // The marker naming a file at least as new wins; so does a legacy file named on purpose.
+        tmp.file("w/.ralph/current-events", ".ralph/events-20260101-000005-10.jsonl")
+        #expect(probe().currentRunFile == state + "/events-20260101-000005-10.jsonl")
+        tmp.file("w/.ralph/current-events", ".ralph/events.jsonl")
+        #expect(probe().currentRunFile == state + "/events.jsonl")
+        // No marker yet: the newest run file.
+        unlink(state + "/current-events")
+        #expect(probe().currentRunFile == state + "/events-20260101-000005-10.jsonl")
+        // Names that are not run files are ignored.
+        tmp.file("w/.ralph/events-20991231-235959.jsonl.bak")
+        tmp.file("w/.ralph/events-2099-235959.jsonl")
+        #expect(probe().currentRunFile == state + "/events-20260101-000005-10.jsonl")
+    }
+
     @Test("a lock holder that dies releases the lock: the workspace is no longer alive")
     func holderDies() async throws {
         let tmp = TempDir()

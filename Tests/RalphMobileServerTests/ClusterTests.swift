@@ -99,7 +99,7 @@ struct ClusterTests {
         #expect(Self.processState(pid) != "T")
         // A detail folded from the run file comes from A.
         let detail = try await HTTP.get(c.base + "/api/sessions/\(id)")
-        #expect(detail.status == 200 && detail.text.contains("hat_flow"), "\(detail.text.prefix(300))")
+        #expect(detail.status == 200 && detail.text.contains("hat_flow") && detail.text.contains(#""host":"alpha""#), "\(detail.text.prefix(300))")
         // So does what is read from its workspace (`?session=`: the run's workspace, which is on A).
         let hats = try await HTTP.get(c.base + "/api/hats?session=\(id)")
         let hatsOnA = try await HTTP.get(baseA + "/api/hats?session=\(id)")

@@ -113,11 +113,37 @@ public enum LivenessProbe {
             }
         }
         result.worktreeLoopPID = worktreeLoopPID(workspace: workspace)
+        if layout == .ralph, result.lockHeld, let newer = newerRunFile(than: result.currentRunFile, stateDirectory: stateDirectory) {
+            // A loop holds the lock and has made a run file newer than the one `current-events` names: it is starting
+            // that run and has not pointed the marker at it yet. Its run, not the one before, is the current one (or a
+            // run just started would show as finished for a moment, and a stream of it would end).
+            result.currentRunFile = newer
+        }
         if layout == .ralph {
             result.robot = RobotWebFiles.read(stateDirectory: stateDirectory)
             probeControlFiles(stateDirectory: stateDirectory, into: &result)
         }
         return result
+    }
+
+    /// The newest stamped run file of the state directory (`events-<yyyyMMdd-HHmmss>[-n].jsonl`), when it is newer than
+    /// `current` (or there is no current one); nil otherwise, and when `current` is not a stamped file (a legacy
+    /// `events.jsonl` named on purpose is left alone).
+    static func newerRunFile(than current: String?, stateDirectory: String) -> String? {
+        let currentKey: RunFileStamp?
+        if let current {
+            guard let key = RunFileStamp(name: String(current.split(separator: "/").last ?? "")) else { return nil }
+            currentKey = key
+        } else {
+            currentKey = nil
+        }
+        var newest: (key: RunFileStamp, name: String)?
+        for entry in RunDiscovery.entries(of: stateDirectory) where entry.kind == .file {
+            guard let key = RunFileStamp(name: entry.name) else { continue }
+            if newest.map({ key > $0.key }) ?? true { newest = (key, entry.name) }
+        }
+        guard let newest, currentKey.map({ newest.key > $0 }) ?? true else { return nil }
+        return stateDirectory + "/" + newest.name
     }
 
     /// A pending graceful stop and a hook suspension, from ralph's control files (opened with no link on the way).
@@ -175,4 +201,33 @@ public enum LivenessProbe {
         }
         return errno == EWOULDBLOCK
     }
+}
+
+/// When a stamped run file was made, from its name: `events-20260620-095959.jsonl`, and `-2`, `-3` … for later runs
+/// started in the same second.
+struct RunFileStamp: Comparable {
+    var stamp: String
+    var sequence: Int
+
+    init?(name: String) {
+        guard name.hasPrefix(RalphLayout.runFilePrefix), name.hasSuffix(RalphLayout.runFileSuffix) else { return nil }
+        let middle = name.dropFirst(RalphLayout.runFilePrefix.count).dropLast(RalphLayout.runFileSuffix.count)
+        let parts = middle.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3, parts[0].count == 8, parts[1].count == 6,
+            parts[0].allSatisfy(\.isASCIIDigit), parts[1].allSatisfy(\.isASCIIDigit)
+        else { return nil }
+        stamp = parts[0] + "-" + parts[1]
+        if parts.count == 3 {
+            guard let n = Int(parts[2]), n >= 2 else { return nil }
+            sequence = n
+        } else {
+            sequence = 1
+        }
+    }
+
+    static func < (a: RunFileStamp, b: RunFileStamp) -> Bool { (a.stamp, a.sequence) < (b.stamp, b.sequence) }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }

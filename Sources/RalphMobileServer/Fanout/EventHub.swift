@@ -129,6 +129,13 @@ final class EventHub: RunCatalogObserver, Sendable {
         global.approvalChanged(approval)
     }
 
+    /// A session detail as this server shows it (in a cluster, its session named with its host).
+    func shown(_ detail: SessionDetail) -> SessionDetail {
+        var detail = detail
+        detail.session = stamp(detail.session)
+        return detail
+    }
+
     /// Publishes a conversation event on the global stream (`conversation.updated`, `conversation.removed`).
     func publishConversation<T: Encodable>(name: String, value: T) {
         if let conversation = value as? Conversation {

@@ -156,7 +156,7 @@ struct EventStreamRoutes {
                     try await LiveStream.follow(live, key: id, fanout: hub.runs, after: replayAfter, replay: replay, writer: &writer, watch: watch, eventLoop: eventLoop)
                 } else {
                     try await replay(replayAfter, lastLine, &writer)
-                    try await Self.finish(runID: id, withState: wantsState, lookup: lookup, writer: &writer, watch: watch)
+                    try await Self.finish(runID: id, withState: wantsState, lookup: lookup, hub: hub, writer: &writer, watch: watch)
                 }
             }
             guard let legacyClient else { return try await body(&writer) }
@@ -169,12 +169,12 @@ struct EventStreamRoutes {
 
     /// The end of a finished run's stream after its replay: its last state (when asked for) and the `end` frame.
     static func finish(
-        runID: String, withState: Bool, lookup: SessionLookup, writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch
+        runID: String, withState: Bool, lookup: SessionLookup, hub: EventHub, writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch
     ) async throws {
         guard let snapshot = lookup.catalog.snapshot(id: runID) else { return }
         var frames = ByteBuffer()
         if withState {
-            var state = SSEFrame.event(id: nil, name: StreamEventName.state, value: try await lookup.detailed(snapshot).detail(paused: lookup.supervisor.isPaused(runID), stop: lookup.supervisor.stopRecord(for: runID)))
+            var state = SSEFrame.event(id: nil, name: StreamEventName.state, value: hub.shown(lookup.withRPC(try await lookup.detailed(snapshot).detail(paused: lookup.supervisor.isPaused(runID), stop: lookup.supervisor.stopRecord(for: runID)))))
             frames.writeBuffer(&state)
         }
         var end = EventHub.endFrame(for: snapshot)

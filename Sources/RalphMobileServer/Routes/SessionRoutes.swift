@@ -54,10 +54,11 @@ struct SessionRoutes {
 
     func detail(_ context: AppRequestContext) async throws -> Response {
         switch try await target(context) {
-        case .run(let snapshot): return JSONResponse.make(
-                lookup.withRPC(
-                    try await lookup.detailed(snapshot).detail(paused: lookup.supervisor.isPaused(snapshot.id), stop: lookup.supervisor.stopRecord(for: snapshot.id)))
-            )
+        case .run(let snapshot):
+            var detail = lookup.withRPC(
+                try await lookup.detailed(snapshot).detail(paused: lookup.supervisor.isPaused(snapshot.id), stop: lookup.supervisor.stopRecord(for: snapshot.id)))
+            detail.session = hosts.stamp(detail.session)
+            return JSONResponse.make(detail)
         case .pending(let started):
             let session = try pendingSession(started)
             return JSONResponse.make(

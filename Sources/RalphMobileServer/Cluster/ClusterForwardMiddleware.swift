@@ -125,7 +125,7 @@ struct ClusterForwardMiddleware: RouterMiddleware {
     private func session(_ request: Request, _ context: Context, remote: ClusterView.Remote, rest: [String]) async throws -> Response {
         switch (request.method, rest) {
         case (.get, ["status"]): return JSONResponse.make(cluster.view.shown(remote))
-        case (.get, ["events"]): return try cluster.stream.response(request, context, remote: remote)
+        case (.get, ["events"]): return try await cluster.stream.response(request, context, remote: remote)
         default: return try await cluster.commands.forward(request, to: remote.hostID, identity: context.identity)
         }
     }

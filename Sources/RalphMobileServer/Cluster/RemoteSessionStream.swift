@@ -132,7 +132,7 @@ final class RemoteSessionStream: Sendable {
 
     // MARK: - A client's stream
 
-    func response(_ request: Request, _ context: AppRequestContext, remote: ClusterView.Remote) throws -> Response {
+    func response(_ request: Request, _ context: AppRequestContext, remote: ClusterView.Remote) async throws -> Response {
         let id = remote.session.id
         let cursor = try EventStreamRoutes.cursor(for: request)
         // Clients that understand `end` get it and the close; the original app gets heartbeats after it.
@@ -142,6 +142,29 @@ final class RemoteSessionStream: Sendable {
         let heartbeat = Duration.milliseconds(Int(heartbeatInterval * 1000))
         let hold = StreamHold()
         let subscribed = SubscriptionSlot()
+        // Where the client starts, and its subscription, before it has its answer — as for a local run: every event
+        // stored once the client has the answer reaches it. (With the database away, both are settled in the stream.)
+        var early: (after: Int, subscription: Fanout<String>.Subscription)?
+        if let after = try? await start(id, cursor: cursor) {
+            for _ in 0..<20 {
+                let attempt: Fanout<String>.Subscription?
+                do {
+                    attempt = try await subscription(id, after: after)
+                } catch {
+                    break
+                }
+                if let attempt {
+                    early = (after, attempt)
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        if case .live(let live) = early?.subscription {
+            subscribed.live = live
+            wake(id)
+        }
+        let settled = early
         return EventStreamResponse.make(
             request, context, watchdog: watchdog,
             cleanup: { [fanout] in
@@ -154,7 +177,6 @@ final class RemoteSessionStream: Sendable {
             ended: { error in logger.debug("remote session stream ended: \(error)", metadata: ["id": "\(id)"]) }
         ) { [self] writer, watch in
             try await watch.writing { try await writer.write(SSEFrame.preamble) }
-            let after = try await retrying(&writer, watch: watch) { try await self.start(id, cursor: cursor) }
             let replay: LiveStream.Replay = { [self] after, through, writer in
                 var position = after
                 while position < through {
@@ -170,10 +192,20 @@ final class RemoteSessionStream: Sendable {
                     position = last
                 }
             }
-            switch try await subscribe(id, after: after, writer: &writer, watch: watch) {
+            let after: Int
+            let subscription: Fanout<String>.Subscription
+            if let settled {
+                (after, subscription) = settled
+            } else {
+                after = try await retrying(&writer, watch: watch) { try await self.start(id, cursor: cursor) }
+                subscription = try await subscribe(id, after: after, writer: &writer, watch: watch)
+                if case .live(let live) = subscription {
+                    subscribed.live = live
+                    wake(id)
+                }
+            }
+            switch subscription {
             case .live(let live):
-                subscribed.live = live
-                wake(id)
                 try await LiveStream.follow(live, key: id, fanout: fanout, after: after, replay: replay, writer: &writer, watch: watch, eventLoop: eventLoop)
             case .finished(let head, _):
                 try await replay(after, head, &writer)
@@ -188,24 +220,27 @@ final class RemoteSessionStream: Sendable {
         }
     }
 
-    /// Subscribes to the run's feed (opening it at the database's last line). A client that already has lines the
-    /// database does not hold yet (it streamed them from the host itself) waits, with heartbeats, until they are
-    /// there, so it is never sent a line twice.
+    /// Subscribes to the run's feed (opening it at the database's last line); nil while the feed is behind `after` —
+    /// the client already has lines the database did not hold when the feed last read it (it streamed them from the
+    /// host itself, or the feed was idle): its reader is woken, and the caller tries again, so no line is sent twice.
+    private func subscription(_ id: String, after: Int) async throws -> Fanout<String>.Subscription? {
+        if fanout.head(id) == nil { fanout.open(id, head: try await lastLine(id)) }
+        let subscription = fanout.subscribe(id)
+        if case .live(let live) = subscription, live.head < after {
+            fanout.unsubscribe(id, subscriberID: live.id)
+            wake(id, always: true)
+            return nil
+        }
+        return subscription
+    }
+
+    /// ``subscription(_:after:)`` until it succeeds, with heartbeats while it waits (for the database, or for the lines
+    /// the client already has).
     private func subscribe(_ id: String, after: Int, writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch) async throws -> Fanout<String>.Subscription {
         while true {
-            if fanout.head(id) == nil {
-                let last = try await retrying(&writer, watch: watch) { try await self.lastLine(id) }
-                fanout.open(id, head: last)
-            }
-            let subscription = fanout.subscribe(id)
-            if case .live(let live) = subscription, live.head < after {
-                fanout.unsubscribe(id, subscriberID: live.id)
-                wake(id, always: true)
-                try await Task.sleep(for: .milliseconds(100))
-                try await watch.writing { try await writer.write(SSEFrame.heartbeat) }
-                continue
-            }
-            return subscription
+            if let subscription = try await retrying(&writer, watch: watch, { try await self.subscription(id, after: after) }) { return subscription }
+            try await Task.sleep(for: .milliseconds(100))
+            try await watch.writing { try await writer.write(SSEFrame.heartbeat) }
         }
     }
 

@@ -63,8 +63,12 @@ final class SSEFleet: @unchecked Sendable {
     private var stopped = false
     private var thread: Thread?
 
-    init(port: Int, path: String, count: Int) throws {
-        for _ in 0..<count {
+    convenience init(port: Int, path: String, count: Int) throws {
+        try self.init(port: port, paths: Array(repeating: path, count: count))
+    }
+
+    init(port: Int, paths: [String]) throws {
+        for path in paths {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             guard fd >= 0 else { throw TestFailure("socket: \(String(cString: strerror(errno)))") }
             var address = sockaddr_in()

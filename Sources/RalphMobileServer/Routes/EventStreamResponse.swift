@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import NIOCore
 import ServiceLifecycle
@@ -31,14 +32,23 @@ enum EventStreamResponse {
                     cleanup()
                     watchdog.unregister(watchID)
                 }
+                // The stream ends when the client goes away (the request side closes): its task is cancelled then.
+                // The stream is written in this task, with one child task reading the request side — not in a task
+                // group of its own as `consumeWithCancellationOnInboundClose` does (three tasks more per stream, which
+                // an idle stream pays for in memory: 80 KB a stream became 47 KB).
+                let canceller = CloseCanceller()
+                withUnsafeCurrentTask { canceller.arm($0) }
                 do {
-                    try await request.body.consumeWithCancellationOnInboundClose { _ in
+                    defer { canceller.disarm() }
+                    try await request.body.consumeWithInboundCloseHandler { _ in
                         try await withGracefulShutdownHandler {
                             try await write(&writer, watch)
                         } onGracefulShutdown: {
                             onShutdown()
                             watch.closeIfStuck()
                         }
+                    } onInboundClosed: {
+                        canceller.fire()
                     }
                 } catch {
                     ended(error)
@@ -51,5 +61,25 @@ enum EventStreamResponse {
                 }
             }
         )
+    }
+}
+
+/// Cancels a stream's task when its client goes away, as long as the task is still writing (never after: the task it
+/// names may be gone).
+final class CloseCanceller: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: UnsafeCurrentTask?
+
+    func arm(_ task: UnsafeCurrentTask?) {
+        lock.withLock { self.task = task }
+    }
+
+    func fire() {
+        lock.withLock { task?.cancel() }
+    }
+
+    /// The task is done writing: a close after this is not its concern.
+    func disarm() {
+        lock.withLock { task = nil }
     }
 }

@@ -169,6 +169,7 @@ public struct RalphMobileServer: Sendable {
         catalogConfiguration.useInotify = configuration.useInotify
         catalogConfiguration.userConfigFile = configuration.userConfigFile
         catalogConfiguration.indexDirectory = configuration.dataDirectory + "/run-index"
+        catalogConfiguration.holdsBackgroundFolds = configuration.holdsBackgroundFolds
         var catalogLogger = logger
         catalogLogger[metadataKey: "area"] = "catalog"
         catalog = RunCatalog(configuration: catalogConfiguration, logger: catalogLogger)
@@ -285,7 +286,7 @@ public struct RalphMobileServer: Sendable {
         }
         let ledger = RouteLedger()
         let routes = Routes(router: router, ledger: ledger)
-        let lookup = SessionLookup(catalog: catalog, supervisor: supervisor)
+        let lookup = SessionLookup(catalog: catalog, supervisor: supervisor, foldWait: configuration.detailFoldWait)
         let events = EventWriter(catalog: catalog)
         let workspaceRoots = WorkspaceRoots(roots)
         let selector = WorkspaceSelector(roots: workspaceRoots, lookup: lookup)
@@ -409,8 +410,9 @@ struct BackgroundService: Service {
                 }
             }
             group.addTask {
-                // Session details for the streams that asked for state frames (`?state=1`).
-                let lookup = SessionLookup(catalog: catalog, supervisor: supervisor)
+                // Session details for the streams that asked for state frames (`?state=1`): a run still being folded
+                // after a first start is waited for (it is folded first), as no state frame follows until it changes.
+                let lookup = SessionLookup(catalog: catalog, supervisor: supervisor, foldWait: SessionLookup.stateFrameFoldWait)
                 await hub.runStateFeed(logger: logger) { id in
                     guard let snapshot = catalog.snapshot(id: id) else { return nil }
                     let detailed = try await lookup.detailed(snapshot)

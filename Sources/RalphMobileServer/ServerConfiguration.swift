@@ -36,6 +36,12 @@ public struct ServerConfiguration: Sendable {
     public var streamStallTimeout: Double = 60
     /// Force polling instead of inotify (tests of the fallback).
     public var useInotify = true
+    /// Seconds a detail request (`GET /api/sessions/{id}`, its iterations, a stream's state frame) waits for a run
+    /// still being folded after a first start — it is folded before the others meanwhile — before answering `503
+    /// unavailable: still reading` (the list never waits: its values are exact from the start).
+    public var detailFoldWait: Double = 10
+    /// Tests: the catalog's background folds wait until released (``RunCatalog/releaseBackgroundFolds()``).
+    public var holdsBackgroundFolds = false
     /// The ralph executable `POST /api/sessions` runs (a path, or a name on PATH).
     public var ralphCommand = "ralph"
     /// ralph's user-scoped default config (`$HOME/.ralph/config.yml`, ralph ≥ 2.8), merged under each workspace's

@@ -20,4 +20,8 @@ int rm_openat2(int dirfd, const char *path, int flags, unsigned int mode, unsign
 /// permission), which Swift's Glibc module does not export; 0 where the platform has none.
 int rm_o_path(void);
 
+/// Gives the calling thread the nice value `niceness` (higher: less CPU when others want it), for background work that
+/// must not slow down answering requests. Linux only (a nice value is per thread there); elsewhere -1 with ENOSYS.
+int rm_lower_thread_priority(int niceness);
+
 #endif

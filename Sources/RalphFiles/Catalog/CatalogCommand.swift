@@ -14,12 +14,14 @@ enum CatalogCommand: Sendable {
     case addWorkspace(workspace: String, root: String)
     /// Answered once the thread stopped, its last index writes done.
     case waitUntilFinished(CheckedContinuation<Void, Never>)
+    /// A background fold is done (``BackgroundFolds``): adopt it. Nobody waits on the command itself.
+    case folded(id: String, BackgroundFolds.Outcome)
 
     /// Resumes the caller, if one waits.
     func answer() {
         switch self {
         case .waitUntilReady(let c), .catchUp(_, let c), .synchronize(let c), .waitUntilFinished(let c): c.resume()
-        case .addWorkspace: break
+        case .addWorkspace, .folded: break
         }
     }
 }

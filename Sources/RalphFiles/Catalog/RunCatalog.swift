@@ -44,6 +44,16 @@ public final class RunCatalog: Sendable {
         /// ralph's user-scoped default config (`$HOME/.ralph/config.yml`), merged under each workspace's `ralph.yml`
         /// (nil: none).
         public var userConfigFile: String?
+        /// At the first discovery, a run file of at least this many bytes that the index does not describe is listed
+        /// from a fast scan (``RunSnapshot/foldPending``) and folded in the background once the catalog is ready;
+        /// smaller ones are folded before (`Int.max`: every run folded before the catalog is ready).
+        public var scanThreshold = 64 << 10
+        /// Threads that fold the runs listed from a scan, at a lower priority than the rest of the server (a core is
+        /// left to answering requests).
+        public var backgroundFoldThreads = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
+        /// Tests: no background fold starts until ``RunCatalog/releaseBackgroundFolds()``, so what the catalog shows
+        /// between its first list and its folds can be looked at.
+        public var holdsBackgroundFolds = false
 
         public init(roots: [String]) {
             self.roots = roots
@@ -77,6 +87,8 @@ public final class RunCatalog: Sendable {
         public var restoredFromIndex: Int
         /// Runs folded from the start of their files.
         public var folded: Int
+        /// Runs listed from a fast scan of their files, folded in the background after the catalog was ready.
+        public var scanned: Int
         /// Lines read from run files (appended ones only, for restored runs).
         public var linesRead: Int
         public var seconds: Double
@@ -94,6 +106,11 @@ public final class RunCatalog: Sendable {
         var started = false
         /// The thread has stopped (its last index writes done); commands posted from now on are answered at once.
         var finished = false
+        /// Callers waiting for a run's background fold (``waitUntilFolded(id:timeout:)``), by run and by ticket.
+        var foldWaiters: [String: [Int: CheckedContinuation<Void, Never>]] = [:]
+        /// Tickets whose wait ended (timed out, cancelled) before they were registered.
+        var withdrawnFoldWaits = Set<Int>()
+        var lastFoldWait = 0
     }
 
     let configuration: Configuration
@@ -102,10 +119,13 @@ public final class RunCatalog: Sendable {
     /// Who hears the catalog's changes (the event fan-out, run control, ...), by subscription number.
     let observers = Mutex<(next: Int, all: [(id: Int, observer: any RunCatalogObserver)])>((0, []))
     let wakePipe: (read: Int32, write: Int32)
+    /// The folds of the runs the first discovery listed from a scan.
+    let backgroundFolds: BackgroundFolds
 
     public init(configuration: Configuration, logger: Logger = Logger(label: "ralph-mobile.catalog")) {
         self.configuration = configuration
         self.logger = logger
+        backgroundFolds = BackgroundFolds(held: configuration.holdsBackgroundFolds)
         var fds: [Int32] = [0, 0]
         if pipe(&fds) == 0 {
             _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)

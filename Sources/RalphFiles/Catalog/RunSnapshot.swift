@@ -9,6 +9,10 @@ public struct RunSnapshot: Sendable {
     /// Hat flow, iterations, usage, tokens, backpressure, recent events: nil when dropped from memory (a finished,
     /// indexed run); ``RunCatalog/detailedSnapshot(id:)`` reads them back.
     public internal(set) var details: RunDetails? = RunDetails()
+    /// Listed from a fast scan of its file at the first discovery: the summary is the fold's, exactly, but the details
+    /// are still being folded in the background (``RunCatalog/waitUntilFolded(id:timeout:)``), and lines appended since
+    /// the scan are announced once they are.
+    public internal(set) var foldPending = false
     /// Liveness evidence of the run's workspace.
     public var liveness = WorkspaceLiveness()
     public var config: WorkspaceConfig?

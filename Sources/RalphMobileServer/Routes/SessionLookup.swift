@@ -9,6 +9,11 @@ import RalphFiles
 struct SessionLookup: Sendable {
     let catalog: RunCatalog
     let supervisor: RunSupervisor
+    /// Seconds ``detailed(_:)`` waits for a run listed from a fast scan to be folded (``ServerConfiguration/detailFoldWait``).
+    var foldWait: Double = 10
+
+    /// How long the state-frame feed waits for a run's fold: as long as it takes, within reason.
+    static let stateFrameFoldWait: Double = 120
 
     enum Target {
         case run(RunSnapshot)
@@ -17,10 +22,21 @@ struct SessionLookup: Sendable {
     }
 
     /// The run with its details, read back from the catalog's index (or the run file) if they were dropped from memory.
+    ///
+    /// A run listed from a fast scan after a first start is waited for while its fold is made (before the other
+    /// runs'): never half-folded figures. If that takes longer than ``foldWait``, `503 unavailable` says so.
     func detailed(_ snapshot: RunSnapshot) async throws(APIError) -> DetailedRun {
         if let detailed = snapshot.detailed { return detailed }
         let catalog = catalog
         let id = snapshot.id
+        if snapshot.foldPending, !(await catalog.waitUntilFolded(id: id, timeout: .milliseconds(Int(foldWait * 1000)))) {
+            throw .other(
+                .serviceUnavailable, .unavailable,
+                "still reading: the server started a moment ago and is still reading the history of session '\(id)' "
+                    + "(\(snapshot.summary.lineCount) lines); its list entry is exact already, its details follow in a few seconds: try again"
+            )
+        }
+        if let current = catalog.snapshot(id: id), let detailed = current.detailed { return detailed }
         let result: Result<DetailedRun?, EventFileReader.ReadError>
         do {
             result = try await NIOThreadPool.singleton.runIfActive { () -> Result<DetailedRun?, EventFileReader.ReadError> in

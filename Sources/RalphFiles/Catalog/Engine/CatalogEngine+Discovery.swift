@@ -45,7 +45,13 @@ extension CatalogEngine {
         }
         let newLocations = found.values.filter { tails[$0.id] == nil }.sorted { $0.file < $1.file }
         var prepared: [String: Prepared] = [:]
-        if !startup.ready { prepared = prepare(newLocations) }
+        if !startup.ready {
+            let started = Date()
+            prepared = prepare(newLocations)
+            startup.prepareSeconds += Date().timeIntervalSince(started)
+            // Every workspace's liveness once, rather than once for each of its runs as they are added.
+            probeLiveness(paths: Set(newLocations.map(\.stateDirectory)))
+        }
         for location in newLocations {
             // Stopping while a large workspace is first read: what is folded so far is kept (and indexed), the rest waits.
             if isStopping { break }
@@ -57,8 +63,8 @@ extension CatalogEngine {
 
     func addRun(_ location: RunLocation, prepared: Prepared? = nil) {
         // Fresh liveness first, so the run is announced with the right mode (a new run usually comes with a new
-        // current-events pointer).
-        probeLiveness(paths: [location.stateDirectory])
+        // current-events pointer). The first discovery probed every workspace just before.
+        if startup.ready { probeLiveness(paths: [location.stateDirectory]) }
         let tail = Tail(location: location, maxLineBytes: configuration.maxLineBytes)
         tails[location.id] = tail
         var snapshot = RunSnapshot(location: location)
@@ -72,8 +78,13 @@ extension CatalogEngine {
             s.runs[location.id] = snapshot
         }
         let restored: Bool
-        if let prepared {
-            restore(tail, from: prepared.entry, indexed: prepared.indexed, keepDetails: prepared.keepDetails)
+        if let scan = prepared?.scan {
+            // Listed from its scan now; folded in the background once the catalog is ready (read on after that).
+            adoptScan(tail, scan)
+            foldsOutstanding += 1
+            restored = false
+        } else if let prepared, let entry = prepared.entry {
+            restore(tail, from: entry, indexed: prepared.indexed, keepDetails: prepared.keepDetails)
             restored = prepared.fromIndex
         } else {
             restored = restoreFromIndex(tail)
@@ -86,7 +97,7 @@ extension CatalogEngine {
         if !tail.known.needsIndexing { dropDetailsIfFinished(tail) }
         if !startup.ready {
             // (Progress is logged by the first pass's workers.)
-            if restored { startup.restored += 1 } else { startup.folded += 1 }
+            if restored { startup.restored += 1 } else if tail.awaitingFold { startup.scanned += 1 } else { startup.folded += 1 }
             startup.lines += tail.known.lineCount - linesBefore
         }
         if let added = catalog.snapshot(id: location.id) {
@@ -96,9 +107,11 @@ extension CatalogEngine {
     }
 
     func removeRun(_ id: String) {
-        guard tails.removeValue(forKey: id) != nil else { return }
+        guard let tail = tails.removeValue(forKey: id) else { return }
         index?.remove(id: id)
         catalog.shared.withLock { _ = $0.runs.removeValue(forKey: id) }
+        // Whoever waits for its fold is told once the run is gone.
+        if tail.awaitingFold { forgetFold(id) }
         dirtyRuns.remove(id)
         logger.debug("run removed", metadata: ["id": "\(id)"])
         catalog.announce(.removed(id: id))

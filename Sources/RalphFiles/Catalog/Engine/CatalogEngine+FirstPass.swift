@@ -10,18 +10,32 @@ import Darwin
 
 /// The first discovery's folding, on every core: each run restored from its index entry or folded whole.
 extension CatalogEngine {
-    /// A new run's fold, made before it is added: from its index entry, or from its whole file.
+    /// What the first discovery prepared for a new run before it is added: a fold (from its index entry, or from its
+    /// whole file), or — for a large file with no usable entry — a fast scan whose fold is made in the background.
     struct Prepared: Sendable {
-        var entry: RunIndexStore.Entry
-        var fromIndex: Bool
+        var entry: RunIndexStore.Entry?
+        var scan: RunFileScan?
+        var fromIndex = false
         /// The entry is what the index holds (read from it, or written by the worker that folded it).
-        var indexed: Bool
+        var indexed = false
         /// False for a finished run whose entry is indexed: only its summary is kept in memory.
         var keepDetails = true
+
+        init(entry: RunIndexStore.Entry, fromIndex: Bool, indexed: Bool) {
+            self.entry = entry
+            self.fromIndex = fromIndex
+            self.indexed = indexed
+        }
+
+        init(scan: RunFileScan) { self.scan = scan }
+
+        /// Lines read to prepare it (none for an index entry).
+        var linesRead: Int { fromIndex ? 0 : entry?.state.lineCount ?? scan?.summary.lineCount ?? 0 }
     }
 
-    /// Folds the runs found by the first discovery on every core (each run on one thread; the engine adds them in
-    /// order afterwards and reads on from where each fold ended), logging progress.
+    /// Prepares the runs found by the first discovery on every core (each run on one thread; the engine adds them in
+    /// order afterwards and reads on from where each ended), logging progress: restored from the index, folded whole
+    /// when small, else scanned (``RunFileScan``) and folded in the background once the catalog is ready.
     func prepare(_ locations: [RunLocation]) -> [String: Prepared] {
         guard !locations.isEmpty else { return [:] }
         let results = Mutex<[String: Prepared]>([:])
@@ -32,6 +46,8 @@ extension CatalogEngine {
         let logger = logger
         let total = locations.count
         let dropFinished = configuration.dropFinishedDetails
+        let scanThreshold = configuration.scanThreshold
+        let buffers = RunFileScan.Buffers()
         let writeFailures = Mutex(0)
         defer {
             let failures = writeFailures.withLock { $0 }
@@ -44,6 +60,8 @@ extension CatalogEngine {
             var prepared: Prepared
             if let index, let entry = Self.indexEntry(for: location, in: index, logger: logger) {
                 prepared = Prepared(entry: entry, fromIndex: true, indexed: true)
+            } else if let scan = Self.scanLarge(location, threshold: scanThreshold, maxLineBytes: maxLineBytes, buffers: buffers, logger: logger, stop: stop) {
+                prepared = Prepared(scan: scan)
             } else if let entry = Self.foldWhole(location, maxLineBytes: maxLineBytes, logger: logger, stop: stop) {
                 prepared = Prepared(entry: entry, fromIndex: false, indexed: false)
                 if let index {
@@ -62,11 +80,11 @@ extension CatalogEngine {
             }
             // A run that wrote loop.terminate is not live: its details wait in the index (so a first pass over a
             // thousand runs never holds a thousand full folds at once).
-            if prepared.indexed, dropFinished, prepared.entry.state.termination != nil { prepared.keepDetails = false }
+            if prepared.indexed, dropFinished, prepared.entry?.state.termination != nil { prepared.keepDetails = false }
             results.withLock { $0[location.id] = prepared }
             let report = progress.withLock { p -> (done: Int, fromIndex: Int, lines: Int)? in
                 p.done += 1
-                if prepared.fromIndex { p.fromIndex += 1 } else { p.lines += prepared.entry.state.lineCount }
+                if prepared.fromIndex { p.fromIndex += 1 } else { p.lines += prepared.linesRead }
                 let now = Date().timeIntervalSince1970
                 guard now - p.lastLog >= 2 else { return nil }
                 p.lastLog = now
@@ -79,6 +97,23 @@ extension CatalogEngine {
             }
         }
         return results.withLock { $0 }
+    }
+
+    /// A fast scan of a run file of at least `threshold` bytes (nil: smaller, or it cannot be scanned here — it is then
+    /// folded whole, which reports why).
+    static func scanLarge(
+        _ location: RunLocation, threshold: Int, maxLineBytes: Int, buffers: RunFileScan.Buffers, logger: Logger, stop: () -> Bool
+    ) -> RunFileScan? {
+        let fd = open(location.file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        guard let status = FileSystem.status(fd: fd), status.size >= threshold else { return nil }
+        do {
+            return try RunFileScan.scan(fd: fd, maxLineBytes: maxLineBytes, buffers: buffers, stop: stop)
+        } catch {
+            if error != .stopped { logger.notice("cannot scan the run file; folding it", metadata: ["id": "\(location.id)", "error": "\(error)"]) }
+            return nil
+        }
     }
 
     /// A run file folded from its start, as an index entry (not written anywhere yet).

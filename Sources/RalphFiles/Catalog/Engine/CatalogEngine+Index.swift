@@ -76,7 +76,7 @@ extension CatalogEngine {
     /// Queues every run whose entry is behind (and not queued yet).
     func queueChangedRunsForIndexing() {
         let queued = Set(indexQueue)
-        indexQueue += tails.values.filter { $0.known.needsIndexing && !queued.contains($0.location.id) }.map(\.location.id)
+        indexQueue += tails.values.filter { $0.known.needsIndexing && !$0.awaitingFold && !queued.contains($0.location.id) }.map(\.location.id)
     }
 
     /// Writes queued entries until `budget` seconds have passed.

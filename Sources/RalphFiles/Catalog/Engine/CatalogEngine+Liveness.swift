@@ -41,8 +41,9 @@ extension CatalogEngine {
                 after.liveness = liveness
                 after.config = state.config
                 if before.isLive && !after.isLive {
-                    // Deliver the run's last lines before announcing that it ended.
-                    _ = readNew(tail, announce: true)
+                    // Deliver the run's last lines before announcing that it ended (for a run still awaiting its
+                    // background fold: folded now, then read on).
+                    if tail.awaitingFold { foldNow(tail) } else { _ = readNew(tail, announce: true) }
                 }
                 let changed = catalog.shared.withLock { s -> RunSnapshot? in
                     guard s.runs[id] != nil else { return nil }

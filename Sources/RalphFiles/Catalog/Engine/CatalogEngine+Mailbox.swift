@@ -27,7 +27,15 @@ extension CatalogEngine {
             case .synchronize:
                 synchronizers.append(command)
             case .catchUp(let id, _):
-                catchUps.append((id, command))
+                if let tail = tails[id], tail.awaitingFold {
+                    // Answered once the run's fold is in and its file read on from there (asked for first).
+                    parkedCatchUps[id, default: []].append(command)
+                    catalog.backgroundFolds.prioritize(id)
+                } else {
+                    catchUps.append((id, command))
+                }
+            case .folded(let id, let outcome):
+                receiveFold(id: id, outcome)
             }
         }
         if !synchronizers.isEmpty {
@@ -80,6 +88,13 @@ extension CatalogEngine {
         for command in commands {
             if case .waitUntilFinished = command { finishWaiters.append(command) } else { command.answer() }
         }
+        for parked in parkedCatchUps.values.joined() { parked.answer() }
+        parkedCatchUps = [:]
+        let foldWaiters = catalog.shared.withLock { s in
+            defer { s.foldWaiters = [:] }
+            return s.foldWaiters.values.flatMap(\.values)
+        }
+        foldWaiters.forEach { $0.resume() }
         finishWaiters.forEach { $0.answer() }
         finishWaiters = []
     }

@@ -37,6 +37,12 @@ extension CatalogEngine {
     /// In steps: open the file, decide from what is known about it whether to continue or start over (``RunTail``),
     /// fold the appended lines chunk by chunk, note the bytes the index checks, then announce.
     func readNew(_ tail: Tail, announce: Bool) -> ReadOutcome {
+        // Its fold is being made from the lines scanned: what follows them is read once it is adopted (a file that is
+        // gone is noticed now, though).
+        if tail.awaitingFold {
+            if FileSystem.status(tail.location.file) == nil, errno == ENOENT || errno == ENOTDIR { return .missing }
+            return .done
+        }
         let fd = open(tail.location.file, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { return .missing }

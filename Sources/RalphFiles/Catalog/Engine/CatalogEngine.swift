@@ -14,6 +14,9 @@ final class CatalogEngine {
     final class Tail {
         let location: RunLocation
         var known: RunTail
+        /// Listed from a fast scan; its file is not read on until its background fold is adopted
+        /// (CatalogEngine+BackgroundFold.swift).
+        var awaitingFold = false
 
         init(location: RunLocation, maxLineBytes: Int) {
             self.location = location
@@ -61,8 +64,14 @@ final class CatalogEngine {
     var detailsDropped = 0
     /// When a failed index write was last logged.
     var lastIndexWarning = 0.0
-    /// First discovery: runs restored from the index and runs folded from their files, for the ready log.
-    var startup = (ready: false, restored: 0, folded: 0, lines: 0)
+    /// First discovery: runs restored from the index, folded from their files and listed from a fast scan, for the
+    /// ready log.
+    var startup = (ready: false, restored: 0, folded: 0, scanned: 0, lines: 0, prepareSeconds: 0.0)
+    /// Runs listed from a scan whose fold is not adopted yet.
+    var foldsOutstanding = 0
+    var backgroundFoldStarted: Date?
+    /// Catch-ups asked for runs awaiting their fold, answered once it is adopted.
+    var parkedCatchUps: [String: [CatalogCommand]] = [:]
     /// When each periodic job is next due (seconds since 1970).
     var due = (poll: 0.0, rescan: 0.0, liveness: 0.0, indexSave: 0.0)
     static let chunkSize = 1 << 20
@@ -122,22 +131,26 @@ final class CatalogEngine {
             } catch {
                 logger.warning("cannot list the run index; entries of runs that are gone stay", metadata: ["error": "\(error)"])
             }
-            indexQueue = tails.values.filter(\.known.needsIndexing).map(\.location.id).sorted()
+            indexQueue = tails.values.filter { $0.known.needsIndexing && !$0.awaitingFold }.map(\.location.id).sorted()
         }
         // The first pass's reading and folding leave freed heap behind; hand it back now.
         returnFreedMemory(always: true)
         let report = RunCatalog.StartupReport(
-            runs: tails.count, restoredFromIndex: startup.restored, folded: startup.folded, linesRead: startup.lines,
+            runs: tails.count, restoredFromIndex: startup.restored, folded: startup.folded, scanned: startup.scanned, linesRead: startup.lines,
             seconds: Date().timeIntervalSince(started)
         )
         announceReady(report)
         logger.info(
             "catalog ready",
             metadata: [
-                "runs": "\(report.runs)", "from-index": "\(report.restoredFromIndex)", "folded": "\(report.folded)", "lines-read": "\(report.linesRead)",
-                "seconds": "\(String(format: "%.2f", report.seconds))", "roots": "\(configuration.roots.joined(separator: ", "))",
+                "runs": "\(report.runs)", "from-index": "\(report.restoredFromIndex)", "folded": "\(report.folded)", "scanned": "\(report.scanned)",
+                "lines-read": "\(report.linesRead)", "seconds": "\(String(format: "%.2f", report.seconds))",
+                "reading-seconds": "\(String(format: "%.2f", startup.prepareSeconds))",
+                "roots": "\(configuration.roots.joined(separator: ", "))",
             ]
         )
+        // The runs listed from a scan get their details now, off this thread.
+        startBackgroundFolds()
         let t = Self.now()
         due = (t + configuration.pollInterval, t + configuration.rescanInterval, t + configuration.livenessInterval, t + configuration.indexInterval)
     }
@@ -189,6 +202,8 @@ final class CatalogEngine {
     /// Writes what changed since the last save, so the next start reads only what is appended after this moment, then
     /// answers whoever still waits.
     func finish() {
+        // Folds under way stop at their next chunk; runs not folded yet are scanned again at the next start.
+        catalog.backgroundFolds.cancelAndWait()
         if index != nil {
             indexQueue = tails.values.filter(\.known.needsIndexing).map(\.location.id)
             saveQueuedIndexEntries(budget: .infinity)

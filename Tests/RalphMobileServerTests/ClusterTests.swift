@@ -150,7 +150,11 @@ struct ClusterTests {
         let tmp = TemporaryDirectory("rm-cluster")
         let url = try await PostgresServer.shared().makeDatabase()
         let (a, baseA) = try await Self.processHost(tmp, url: url, name: "alpha", workspace: Self.workspace(tmp, "ws-a", behaviour: "iterations: 400\npace: 0.3"))
-        defer { a.process.terminate() }
+        defer {
+            // Never left stopped (and deaf to the terminate) if the test ends before it is continued.
+            kill(a.process.processIdentifier, SIGCONT)
+            a.process.terminate()
+        }
         let b = try await Self.liveHost(tmp, url: url, name: "bravo", workspace: Self.workspace(tmp, "ws-b", behaviour: "iterations: 1"))
         defer { Task { await b.stop() } }
         let id = try await Self.startRun(baseA)

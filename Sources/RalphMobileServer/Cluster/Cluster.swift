@@ -102,10 +102,24 @@ final class Cluster: Service, Sendable {
             }
             try? await gracefulShutdown()
             group.cancelAll()
-            await listener.stop()
+            await bounded("the listener connection", .seconds(3)) { await listener.stop() }
         }
-        await hosts.stopped()
-        await commands.shutdown()
+        // Saying this host stopped needs the database; one that is gone must not keep the server from stopping (the
+        // others then see it offline by its missing heartbeats).
+        await bounded("saying this host stopped", .seconds(3)) { [hosts] in await hosts.stopped() }
+        await bounded("the commands under way", .seconds(3)) { [commands] in await commands.shutdown() }
+    }
+
+    /// Waits for `work` at most `timeout`, then goes on without it (it is left to finish or fail on its own).
+    private func bounded(_ what: String, _ timeout: Duration, _ work: @escaping @Sendable () async -> Void) async {
+        let done = StopLatch()
+        Task {
+            await work()
+            done.open()
+        }
+        if await withDeadline(timeout, { await done.wait() ? true : nil }) == nil {
+            logger.warning("cluster: \(what) did not finish within \(timeout) while stopping (is the database reachable?)")
+        }
     }
 
     /// Heartbeats every second; while the database cannot be reached, the other hosts count as offline here (their

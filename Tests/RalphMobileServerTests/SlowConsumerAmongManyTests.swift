@@ -60,6 +60,8 @@ final class SSEFleet: @unchecked Sendable {
 
     private let lock = NSLock()
     private var connections: [Connection] = []
+    /// Closed when released.
+    private var sockets: [RawSocket] = []
     private var stopped = false
     private var thread: Thread?
 
@@ -69,35 +71,25 @@ final class SSEFleet: @unchecked Sendable {
 
     init(port: Int, paths: [String]) throws {
         for path in paths {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { throw TestFailure("socket: \(String(cString: strerror(errno)))") }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard connected == 0 else {
-                Glibc.close(fd)
-                throw TestFailure("connect: \(String(cString: strerror(errno)))")
-            }
-            let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n\r\n".utf8)
-            _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
-            connections.append(Connection(fd: fd))
+            let socket = try RawSocket(port: port)
+            socket.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n\r\n")
+            sockets.append(socket)
+            connections.append(Connection(fd: socket.fd))
         }
         let thread = Thread { [self] in readLoop() }
         self.thread = thread
         thread.start()
     }
 
+    /// Stops reading and closes every connection.
     func close() {
         lock.lock()
         stopped = true
-        let fds = connections.map(\.fd)
         lock.unlock()
         Thread.sleep(forTimeInterval: 0.1)
-        for fd in fds { Glibc.close(fd) }
+        lock.lock()
+        sockets.removeAll()
+        lock.unlock()
     }
 
     /// The smallest last line any connection has.

@@ -10,7 +10,7 @@ import Glibc
 
 /// Lines touching every part of the fold: orchestrator records and hat changes, `ralph emit` lines, backpressure,
 /// token reports, tool calls, a question, a malformed and a blank line, a record without a timestamp, the end.
-private func sampleLines(iterations: Int = 40) -> [String] {
+func sampleLines(iterations: Int = 40) -> [String] {
     var lines = [
         #"{"ts":"2026-02-05T10:00:00.000000000+00:00","iteration":0,"hat":"loop","topic":"task.start","triggered":"planner","payload":"Review the specs\nsecond line"}"#
     ]
@@ -31,7 +31,7 @@ private func sampleLines(iterations: Int = 40) -> [String] {
 }
 
 /// A root holding one finished run of `sampleLines(iterations:)`, and the directory its index entries go to.
-private struct IndexedRun {
+struct IndexedRun {
     let tmp = TempDir()
     let lines: [String]
     let file: String
@@ -58,8 +58,18 @@ private func encoded(_ state: RunState) -> [UInt8] {
     return w.bytes
 }
 
+/// An entry of the current layout around the given sections (their checksums right, whatever they hold).
+func forgedEntry(summary: [UInt8], details: [UInt8]) -> [UInt8] {
+    var out = RunIndexStore.magic
+    for word in [UInt64(summary.count), RunIndexStore.checksum(summary)] {
+        var v = word.littleEndian
+        withUnsafeBytes(of: &v) { out.append(contentsOf: $0) }
+    }
+    return out + summary + details
+}
+
 /// Everything the routes show of a state, as JSON (so two states can be compared field by field).
-private func shown(_ state: RunState) throws -> String {
+func shown(_ state: RunState) throws -> String {
     struct View: Encodable {
         var counts: [Int]
         var iteration: Int
@@ -131,7 +141,10 @@ struct RunIndexTests {
         #expect(throws: RunIndexStore.IndexError.self) { try RunIndexStore.decode(Array(bytes.dropLast(5))) }
         #expect(throws: RunIndexStore.IndexError.self) { try RunIndexStore.decode(Array("hello world, not an index".utf8)) }
         #expect(throws: RunIndexStore.IndexError.self) { try RunIndexStore.decode([]) }
-        // Random bytes behind a valid header and checksum: the reader fails cleanly instead of trapping.
+        // Random bytes behind a valid header and checksum, as the summary section or as the details section: the
+        // reader fails cleanly instead of trapping.
+        var summary = BinaryWriter()
+        RunIndexStore.encodeSummary(state.summary, into: &summary)
         for seed in 0..<200 {
             // A linear congruential sequence: deterministic, so a failure can be replayed.
             var x = UInt64(seed) &+ 1
@@ -139,11 +152,26 @@ struct RunIndexTests {
                 x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 return UInt8(truncatingIfNeeded: x >> 56)
             }
-            var forged = RunIndexStore.magic
-            var sum = RunIndexStore.checksum(body).littleEndian
-            withUnsafeBytes(of: &sum) { forged.append(contentsOf: $0) }
-            forged += body
+            let forged = forgedEntry(summary: body, details: [])
             #expect(throws: RunIndexStore.IndexError.self) { try RunIndexStore.decode(forged) }
+            #expect(throws: RunIndexStore.IndexError.self) { try RunIndexStore.decodeSummary(forged, fileSize: forged.count) }
+            // A valid summary section whose details section is noise: listed, but never used for details.
+            var front = BinaryWriter()
+            front.write(Int(RunIndexStore.version))
+            front.write(RunState.encodingVersion)
+            front.write("/x/.ralph/events-1.jsonl")
+            front.write(UInt64(1))
+            front.write(UInt64(2))
+            front.write(100)
+            front.write(bytes: [])
+            front.write(bytes: [])
+            front.write(1)
+            front.write(0)
+            front.write(body.count)
+            front.write(RunIndexStore.checksum(body))
+            let listed = forgedEntry(summary: front.bytes + summary.bytes, details: body)
+            #expect(try RunIndexStore.decodeSummary(listed, fileSize: listed.count).summary.lineCount == state.lineCount)
+            #expect(throws: RunIndexStore.IndexError.self) { try RunIndexStore.decode(listed) }
         }
     }
 
@@ -227,13 +255,19 @@ struct RunIndexTests {
         #expect(truncate(run.file, 100) == 0)
         try await expectFoldedFromStart("truncated")
 
-        // Damaged entry: rejected and removed.
+        // Damaged entry (its summary section, which a restart reads): rejected and removed.
         _ = FileManager.default.createFile(atPath: run.file, contents: Data((run.lines.joined(separator: "\n") + "\n").utf8))
         try await index()
         var bytes = try #require(FileManager.default.contents(atPath: entryPath))
-        bytes[bytes.count - 3] ^= 0xFF
+        bytes[RunIndexStore.headerSize + 3] ^= 0xFF
         try bytes.write(to: URL(fileURLWithPath: entryPath))
-        try await expectFoldedFromStart("damaged entry")
+        try await expectFoldedFromStart("damaged summary")
+
+        // Truncated entry (in its details, which a restart does not read): its size gives it away.
+        try await index()
+        bytes = try #require(FileManager.default.contents(atPath: entryPath))
+        try bytes.dropLast(7).write(to: URL(fileURLWithPath: entryPath))
+        try await expectFoldedFromStart("truncated entry")
     }
 
     @Test("a finished run keeps only its summary in memory; its details come back from the index, from the file, and when it grows")

@@ -14,6 +14,8 @@ enum CatalogCommand: Sendable {
     case addWorkspace(workspace: String, root: String)
     /// Answered once the thread stopped, its last index writes done.
     case waitUntilFinished(CheckedContinuation<Void, Never>)
+    /// A reader found the run's index entry damaged: write it again. Nobody waits on it.
+    case repairIndexEntry(id: String)
     /// A background fold is done (``BackgroundFolds``): adopt it. Nobody waits on the command itself.
     case folded(id: String, BackgroundFolds.Outcome)
 
@@ -21,7 +23,7 @@ enum CatalogCommand: Sendable {
     func answer() {
         switch self {
         case .waitUntilReady(let c), .catchUp(_, let c), .synchronize(let c), .waitUntilFinished(let c): c.resume()
-        case .addWorkspace, .folded: break
+        case .addWorkspace, .folded, .repairIndexEntry: break
         }
     }
 }

@@ -95,7 +95,7 @@ public final class RunCatalog: Sendable {
     }
 
     struct Shared: Sendable {
-        var runs: [String: RunSnapshot] = [:]
+        var runs = RunTable()
         /// The configs runs were started with (``assignRunConfig(_:toRun:)``), also for runs not read yet.
         var runConfigs: [String: WorkspaceConfig] = [:]
         var startupReport: StartupReport?
@@ -111,6 +111,8 @@ public final class RunCatalog: Sendable {
         /// Tickets whose wait ended (timed out, cancelled) before they were registered.
         var withdrawnFoldWaits = Set<Int>()
         var lastFoldWait = 0
+        /// The last bulk read (``snapshots()`` of ``bulkReadRuns`` runs or more) not yet followed by a trim of the heap.
+        var bulkReadAt: Double?
     }
 
     let configuration: Configuration
@@ -292,10 +294,19 @@ public final class RunCatalog: Sendable {
 
     private func details(of snapshot: RunSnapshot) throws(EventFileReader.ReadError) -> RunState {
         let lines = snapshot.summary.lineCount
-        if let directory = configuration.indexDirectory, let entry = RunIndexStore(directory: directory).load(id: snapshot.id, logger: logger),
-            entry.file == snapshot.location.file, entry.device == snapshot.device, entry.inode == snapshot.inode, entry.state.lineCount == lines
-        {
-            return entry.state
+        if let directory = configuration.indexDirectory {
+            do {
+                if let entry = try RunIndexStore(directory: directory).load(id: snapshot.id), entry.file == snapshot.location.file,
+                    entry.device == snapshot.device, entry.inode == snapshot.inode, entry.state.lineCount == lines
+                {
+                    return entry.state
+                }
+            } catch {
+                logger.notice("cannot use the run's index entry; folding its file instead", metadata: ["id": "\(snapshot.id)", "error": "\(error)"])
+                // A finished run listed from its entry's summary: its details are read only now. The catalog's thread
+                // writes the entry again.
+                if error.isDamage { postFromThread(.repairIndexEntry(id: snapshot.id)) }
+            }
         }
         let state = try EventFileReader.foldState(
             file: snapshot.location.file, device: snapshot.device, inode: snapshot.inode, lines: lines, maxLineBytes: configuration.maxLineBytes
@@ -305,8 +316,19 @@ public final class RunCatalog: Sendable {
 
     /// All runs.
     public func snapshots() -> [RunSnapshot] {
-        shared.withLock { Array($0.runs.values) }
+        let (all, first) = shared.withLock { s -> ([RunSnapshot], Bool) in
+            let all = s.runs.values
+            guard all.count >= Self.bulkReadRuns else { return (all, false) }
+            defer { s.bulkReadAt = Date().timeIntervalSince1970 }
+            return (all, s.bulkReadAt == nil)
+        }
+        // The catalog's thread hands the memory such reads leave behind back once they stop (CatalogEngine+Memory.swift).
+        if first { wake() }
+        return all
     }
+
+    /// How many runs make ``snapshots()`` a bulk read (hundreds of kilobytes of copies, and more built from them).
+    static let bulkReadRuns = 512
 
     public func snapshot(id: String) -> RunSnapshot? {
         shared.withLock { $0.runs[id] }
@@ -320,7 +342,7 @@ public final class RunCatalog: Sendable {
             s.runConfigs[id] = config
             // Bounded: one out, preferably of a run the catalog does not have (any other one otherwise).
             if s.runConfigs.count > Self.runConfigLimit,
-                let out = s.runConfigs.keys.first(where: { s.runs[$0] == nil && $0 != id }) ?? s.runConfigs.keys.first(where: { $0 != id })
+                let out = s.runConfigs.keys.first(where: { !s.runs.contains($0) && $0 != id }) ?? s.runConfigs.keys.first(where: { $0 != id })
             {
                 s.runConfigs[out] = nil
             }
@@ -343,7 +365,7 @@ public final class RunCatalog: Sendable {
             return .notFound(reason: "an id prefix needs at least \(RunID.minimumPrefixLength) characters")
         }
         return shared.withLock { s in
-            if s.runs[key] != nil { return .found(key) }
+            if s.runs.contains(key) { return .found(key) }
             let matches = s.runs.keys.filter { $0.hasPrefix(key) }.sorted()
             switch matches.count {
             case 0: return .notFound(reason: "no session matches '\(key)'")

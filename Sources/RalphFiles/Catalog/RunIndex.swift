@@ -14,7 +14,8 @@ import Darwin
 /// (device, inode, its first bytes and the bytes just before the indexed offset all match, and it is not shorter);
 /// anything else — a missing, damaged, foreign or stale entry — is ignored and the run is folded from its file.
 struct RunIndexStore {
-    struct Entry {
+    /// A whole entry: where the run file stands and its fold, details included.
+    struct Entry: RunIndexPosition {
         var file: String
         var device: UInt64
         var inode: UInt64
@@ -28,10 +29,19 @@ struct RunIndexStore {
         var state: RunState
     }
 
+    /// The list part of an entry, read without its details (what a restart needs of a finished run).
+    struct SummaryEntry: RunIndexPosition {
+        var file: String
+        var device: UInt64
+        var inode: UInt64
+        var offset: Int
+        var head: [UInt8]
+        var tail: [UInt8]
+        var checkpoints: [Int]
+        var summary: RunSummary
+    }
+
     static let tailSize = 64
-    static let magic: [UInt8] = Array("RMIDX".utf8)
-    /// Bumped with any change to the layout (including ``RunState/encodingVersion``).
-    static let version = 1
 
     let directory: String
 
@@ -53,76 +63,12 @@ struct RunIndexStore {
             case .malformed(let why): "damaged index entry: \(why)"
             }
         }
-    }
 
-    static func encode(_ entry: Entry) -> [UInt8] {
-        var w = BinaryWriter(capacity: 16 << 10)
-        w.write(version)
-        w.write(RunState.encodingVersion)
-        w.write(entry.file)
-        w.write(entry.device)
-        w.write(entry.inode)
-        w.write(entry.offset)
-        w.write(bytes: entry.head)
-        w.write(bytes: entry.tail)
-        w.write(entry.checkpoints.count)
-        var previous = 0
-        for c in entry.checkpoints {
-            w.write(c - previous)
-            previous = c
+        /// The entry is there but cannot be used as it is (rather than: it could not be read this time).
+        var isDamage: Bool {
+            if case .malformed = self { return true }
+            return false
         }
-        entry.state.encode(into: &w)
-        var out = magic
-        out.reserveCapacity(magic.count + 8 + w.bytes.count)
-        var sum = checksum(w.bytes).littleEndian
-        withUnsafeBytes(of: &sum) { out.append(contentsOf: $0) }
-        out.append(contentsOf: w.bytes)
-        return out
-    }
-
-    static func decode(_ bytes: [UInt8]) throws(IndexError) -> Entry {
-        let headerSize = magic.count + 8
-        guard bytes.count > headerSize, Array(bytes[0..<magic.count]) == magic else { throw .malformed("not an index file") }
-        var stored: UInt64 = 0
-        for k in 0..<8 { stored |= UInt64(bytes[magic.count + k]) << (8 * UInt64(k)) }
-        let body = Array(bytes[headerSize...])
-        guard checksum(body) == stored else { throw .malformed("checksum mismatch") }
-        var r = BinaryReader(body)
-        do {
-            guard try r.readInt() == version, try r.readInt() == RunState.encodingVersion else { throw IndexError.malformed("another version") }
-            let file = try r.readString()
-            let device = try r.readUInt64()
-            let inode = try r.readUInt64()
-            let offset = try r.readInt()
-            let head = try r.readBytes()
-            let tail = try r.readBytes()
-            var checkpoints: [Int] = []
-            var previous = 0
-            for _ in 0..<(try r.readCount()) {
-                previous += try r.readInt()
-                checkpoints.append(previous)
-            }
-            let state = try RunState(decoding: &r)
-            guard r.isAtEnd else { throw IndexError.malformed("trailing bytes") }
-            guard offset >= 0, checkpoints.first == 0, state.lineCount >= 0,
-                checkpoints.count == (max(state.lineCount - 1, 0) / RunSnapshot.checkpointInterval) + 1
-            else { throw IndexError.malformed("inconsistent offsets") }
-            return Entry(file: file, device: device, inode: inode, offset: offset, head: head, tail: tail, checkpoints: checkpoints, state: state)
-        } catch let error as IndexError {
-            throw error
-        } catch {
-            throw .malformed("\(error)")
-        }
-    }
-
-    /// FNV-1a, 64 bits: catches torn and damaged files (not tampering: the directory is the owner's).
-    static func checksum(_ bytes: [UInt8]) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in bytes {
-            h ^= UInt64(b)
-            h = h &* 0x100_0000_01b3
-        }
-        return h
     }
 
     /// Writes an entry atomically (a temporary file renamed over the old one).
@@ -157,27 +103,63 @@ struct RunIndexStore {
         }
     }
 
-    /// The entry saved for `id`: nil when there is none; throws when it exists but cannot be used.
+    /// The entry saved for `id`, details included: nil when there is none; throws when it exists but cannot be used.
     func load(id: String) throws(IndexError) -> Entry? {
         let file = path(for: id)
-        guard FileSystem.status(file) != nil else { return nil }
-        guard let bytes = FileSystem.readSmallFile(file, limit: 256 << 20) else { throw .io("cannot read \(file)", errno) }
-        return try Self.decode(bytes)
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            throw .io("cannot read \(file)", errno)
+        }
+        defer { close(fd) }
+        guard let status = FileSystem.status(fd: fd) else { throw .io("cannot read \(file)", errno) }
+        guard status.size <= Self.sizeLimit else { throw .malformed("\(status.size) bytes") }
+        return try Self.decode(try Self.read(fd: fd, count: status.size, from: 0, file: file))
+    }
+
+    /// The list part of the entry saved for `id`, its details left on disk (only the header and the summary section
+    /// are read, and the entry's size checked against them): nil when there is none; throws when it exists but
+    /// cannot be used.
+    func loadSummary(id: String) throws(IndexError) -> SummaryEntry? {
+        let file = path(for: id)
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            throw .io("cannot read \(file)", errno)
+        }
+        defer { close(fd) }
+        guard let status = FileSystem.status(fd: fd) else { throw .io("cannot read \(file)", errno) }
+        guard status.size <= Self.sizeLimit else { throw .malformed("\(status.size) bytes") }
+        var prefix = try Self.read(fd: fd, count: min(status.size, Self.summaryReadSize), from: 0, file: file)
+        if prefix.count >= Self.headerSize, prefix.count < status.size {
+            // A summary longer than the first read (a long task name or question): the rest of it.
+            var length: UInt64 = 0
+            for k in 0..<8 { length |= UInt64(prefix[8 + k]) << (8 * UInt64(k)) }
+            if length <= UInt64(status.size - Self.headerSize), Self.headerSize + Int(length) > prefix.count {
+                prefix += try Self.read(fd: fd, count: Self.headerSize + Int(length) - prefix.count, from: prefix.count, file: file)
+            }
+        }
+        return try Self.decodeSummary(prefix, fileSize: status.size)
+    }
+
+    /// Larger entries are damaged (a fold's capped collections stay far below).
+    static let sizeLimit = 256 << 20
+
+    /// `count` bytes from `offset`, all of them.
+    private static func read(fd: Int32, count: Int, from offset: Int, file: String) throws(IndexError) -> [UInt8] {
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            let n = FileSystem.pread(fd: fd, into: UnsafeMutableRawBufferPointer(buffer), offset: offset)
+            if n < 0 { failure = errno }
+            initialized = max(n, 0)
+        }
+        if failure != 0 { throw .io("cannot read \(file)", failure) }
+        guard bytes.count == count else { throw .malformed("shorter than it was a moment ago") }
+        return bytes
     }
 
     func remove(id: String) {
         unlink(path(for: id))
-    }
-
-    /// The entry saved for `id`, or nil — logging why when one exists but cannot be read (the caller folds the run
-    /// file instead, so this is a slower path, not a failure).
-    func load(id: String, logger: Logger) -> Entry? {
-        do {
-            return try load(id: id)
-        } catch {
-            logger.notice("cannot use the run's index entry; folding its file instead", metadata: ["id": "\(id)", "error": "\(error)"])
-            return nil
-        }
     }
 
     /// Ids with an entry (or a leftover temporary file) in the directory.
@@ -196,4 +178,14 @@ struct RunIndexStore {
         }
         return ids
     }
+}
+
+/// What an entry says of the run file it describes, checked against the file before the entry is used.
+protocol RunIndexPosition {
+    var file: String { get }
+    var device: UInt64 { get }
+    var inode: UInt64 { get }
+    var offset: Int { get }
+    var head: [UInt8] { get }
+    var tail: [UInt8] { get }
 }

@@ -8,13 +8,23 @@ public struct RunSnapshot: Sendable {
     public internal(set) var summary = RunSummary()
     /// Hat flow, iterations, usage, tokens, backpressure, recent events: nil when dropped from memory (a finished,
     /// indexed run); ``RunCatalog/detailedSnapshot(id:)`` reads them back.
-    public internal(set) var details: RunDetails? = RunDetails()
+    public internal(set) var details: RunDetails? {
+        get { detailsBox?.value }
+        set { detailsBox = newValue.map(SnapshotBox.init) }
+    }
+    /// Out of line (see ``SnapshotBox``): nil, one word, for the finished runs that make most of a large workspace.
+    private var detailsBox: SnapshotBox<RunDetails>? = emptyDetailsBox
     /// Listed from a fast scan of its file at the first discovery: the summary is the fold's, exactly, but the details
     /// are still being folded in the background (``RunCatalog/waitUntilFolded(id:timeout:)``), and lines appended since
     /// the scan are announced once they are.
     public internal(set) var foldPending = false
     /// Liveness evidence of the run's workspace.
-    public var liveness = WorkspaceLiveness()
+    public var liveness: WorkspaceLiveness {
+        get { livenessBox.value }
+        set { livenessBox = SnapshotBox(newValue) }
+    }
+    /// Out of line (see ``SnapshotBox``), and one box for all the runs of a workspace (the catalog sets it).
+    var livenessBox = emptyLivenessBox
     public var config: WorkspaceConfig?
     /// The config the run was started with, when this server started it with `-c <file>` (``RunCatalog/assignRunConfig(_:toRun:)``);
     /// it wins over the workspace's ``config`` for `total` and `publishes`.
@@ -168,6 +178,22 @@ public struct RunSnapshot: Sendable {
         return Timestamp.parse(text)
     }
 }
+
+/// An immutable box for a large part of a ``RunSnapshot`` that is often absent or the same for many runs.
+///
+/// Snapshots are copied whole wherever they go (the catalog's table, every list request's array of all of them, the
+/// changes observers hear), so their inline size counts a thousand times over in a large workspace: the 400 bytes of a
+/// ``WorkspaceLiveness`` — the same value for every run of a workspace — and the 180 of ``RunDetails`` — dropped for
+/// finished runs — are a word each when boxed. Replaced, never changed, so copies share a box safely.
+final class SnapshotBox<Value: Sendable>: Sendable {
+    let value: Value
+
+    init(_ value: Value) { self.value = value }
+}
+
+/// The boxes a new snapshot starts with (one for all of them).
+let emptyDetailsBox = SnapshotBox(RunDetails())
+let emptyLivenessBox = SnapshotBox(WorkspaceLiveness())
 
 /// The JSON an event is sent as (`data:` of a `workflow` frame, items of `recent_events`).
 ///

@@ -29,7 +29,7 @@ extension CatalogEngine {
         let id = tail.location.id
         guard let device = tail.known.device, let inode = tail.known.inode else { return false }
         var state: RunState?
-        if let index, let entry = index.load(id: id, logger: logger), entry.file == tail.location.file, entry.device == device, entry.inode == inode,
+        if let entry = currentIndexEntry(tail), entry.file == tail.location.file, entry.device == device, entry.inode == inode,
             entry.offset == tail.known.splitter.lineStart, entry.state.lineCount == tail.known.lineCount
         {
             state = entry.state
@@ -48,10 +48,46 @@ extension CatalogEngine {
             return false
         }
         catalog.shared.withLock { s in
-            guard s.runs[id] != nil, s.runs[id]!.details == nil else { return }
+            guard s.runs.contains(id), s.runs[id]!.details == nil else { return }
             s.runs[id]!.adopt(state)
         }
         return true
+    }
+
+    /// The run's index entry, details included. One found damaged (its details are read only now, so a restart that
+    /// listed the run from its summary did not notice) is removed, and the run is written to the index again once its
+    /// details are back in memory.
+    func currentIndexEntry(_ tail: Tail) -> RunIndexStore.Entry? {
+        guard let index else { return nil }
+        let id = tail.location.id
+        do {
+            return try index.load(id: id)
+        } catch {
+            logger.notice("cannot use the run's index entry; folding its file instead", metadata: ["id": "\(id)", "error": "\(error)"])
+            if error.isDamage {
+                index.remove(id: id)
+                tail.known.indexed = nil
+            }
+            return nil
+        }
+    }
+
+    /// A reader found the run's index entry damaged (``RunCatalog/detailedSnapshot(id:)``): it is written again from
+    /// the run's fold (its details read back from the file first when they were dropped).
+    func repairIndexEntry(id: String) {
+        guard let index, let tail = tails[id], !tail.awaitingFold, !tail.known.needsIndexing else { return }
+        do {
+            // Written again since (the run grew): nothing to repair.
+            _ = try index.load(id: id)
+            return
+        } catch {
+            guard error.isDamage else { return }
+        }
+        logger.notice("rewriting the run's damaged index entry", metadata: ["id": "\(id)"])
+        index.remove(id: id)
+        tail.known.indexed = nil
+        if hasDroppedDetails(id: id), !restoreDetails(tail) { return }
+        saveIndexEntry(tail, into: index)
     }
 
     /// Whether the run's published state lacks its details (so they must come back before lines are folded in).

@@ -52,16 +52,30 @@ extension CatalogEngine {
             // Every workspace's liveness once, rather than once for each of its runs as they are added.
             probeLiveness(paths: Set(newLocations.map(\.stateDirectory)))
         }
+        if newLocations.count > 1 {
+            // Grown once, not doubled a dozen times over a large workspace (each step a copy, and garbage on the heap).
+            tails.reserveCapacity(tails.count + newLocations.count)
+            catalog.shared.withLock { $0.runs.reserveCapacity($0.runs.count + newLocations.count) }
+        }
+        var added: [String] = []
         for location in newLocations {
             // Stopping while a large workspace is first read: what is folded so far is kept (and indexed), the rest waits.
             if isStopping { break }
-            addRun(location, prepared: prepared[location.id])
+            addRun(location, prepared: prepared[location.id], announce: startup.ready)
+            added.append(location.id)
+        }
+        if !startup.ready {
+            // The first discovery announces its runs once all are in: what observers build from them is not mixed, on
+            // this thread's heap, with what the catalog keeps for every run (so memory freed after it goes back whole).
+            for id in added {
+                if let snapshot = catalog.snapshot(id: id) { catalog.announce(.added(snapshot)) }
+            }
         }
     }
 
     var isStopping: Bool { catalog.shared.withLock { $0.stopRequested } }
 
-    func addRun(_ location: RunLocation, prepared: Prepared? = nil) {
+    func addRun(_ location: RunLocation, prepared: Prepared? = nil, announce: Bool = true) {
         // Fresh liveness first, so the run is announced with the right mode (a new run usually comes with a new
         // current-events pointer). The first discovery probed every workspace just before.
         if startup.ready { probeLiveness(paths: [location.stateDirectory]) }
@@ -70,7 +84,7 @@ extension CatalogEngine {
         var snapshot = RunSnapshot(location: location)
         snapshot.fileStartedAt = RunSnapshot.dateFromFileName(location.fileName) ?? FileSystem.status(location.file)?.modified
         if let state = stateDirectories[location.stateDirectory] {
-            snapshot.liveness = state.liveness
+            snapshot.livenessBox = state.livenessBox
             snapshot.config = state.config
         }
         catalog.shared.withLock { s in
@@ -83,6 +97,9 @@ extension CatalogEngine {
             adoptScan(tail, scan)
             foldsOutstanding += 1
             restored = false
+        } else if let listing = prepared?.listing {
+            restore(tail, listedFrom: listing)
+            restored = true
         } else if let prepared, let entry = prepared.entry {
             restore(tail, from: entry, indexed: prepared.indexed, keepDetails: prepared.keepDetails)
             restored = prepared.fromIndex
@@ -100,7 +117,7 @@ extension CatalogEngine {
             if restored { startup.restored += 1 } else if tail.awaitingFold { startup.scanned += 1 } else { startup.folded += 1 }
             startup.lines += tail.known.lineCount - linesBefore
         }
-        if let added = catalog.snapshot(id: location.id) {
+        if announce, let added = catalog.snapshot(id: location.id) {
             logger.debug("run added", metadata: ["id": "\(location.id)", "file": "\(location.file)", "lines": "\(added.summary.lineCount)"])
             catalog.announce(.added(added))
         }

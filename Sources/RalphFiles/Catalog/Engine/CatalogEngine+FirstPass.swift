@@ -14,6 +14,8 @@ extension CatalogEngine {
     /// whole file), or — for a large file with no usable entry — a fast scan whose fold is made in the background.
     struct Prepared: Sendable {
         var entry: RunIndexStore.Entry?
+        /// A finished run's index entry read without its details (they are read back when needed).
+        var listing: RunIndexStore.SummaryEntry?
         var scan: RunFileScan?
         var fromIndex = false
         /// The entry is what the index holds (read from it, or written by the worker that folded it).
@@ -28,6 +30,13 @@ extension CatalogEngine {
         }
 
         init(scan: RunFileScan) { self.scan = scan }
+
+        init(listing: RunIndexStore.SummaryEntry) {
+            self.listing = listing
+            fromIndex = true
+            indexed = true
+            keepDetails = false
+        }
 
         /// Lines read to prepare it (none for an index entry).
         var linesRead: Int { fromIndex ? 0 : entry?.state.lineCount ?? scan?.summary.lineCount ?? 0 }
@@ -58,8 +67,8 @@ extension CatalogEngine {
             guard !stop() else { return }
             let location = locations[i]
             var prepared: Prepared
-            if let index, let entry = Self.indexEntry(for: location, in: index, logger: logger) {
-                prepared = Prepared(entry: entry, fromIndex: true, indexed: true)
+            if let index, let restored = Self.fromIndex(location, index: index, keepFinishedDetails: !dropFinished, logger: logger) {
+                prepared = restored
             } else if let scan = Self.scanLarge(location, threshold: scanThreshold, maxLineBytes: maxLineBytes, buffers: buffers, logger: logger, stop: stop) {
                 prepared = Prepared(scan: scan)
             } else if let entry = Self.foldWhole(location, maxLineBytes: maxLineBytes, logger: logger, stop: stop) {
@@ -97,6 +106,14 @@ extension CatalogEngine {
             }
         }
         return results.withLock { $0 }
+    }
+
+    /// A run restored from its index entry: a finished run from the entry's list part alone (its details are not even
+    /// read), any other with its details (it may be live, and live runs keep them in memory).
+    static func fromIndex(_ location: RunLocation, index: RunIndexStore, keepFinishedDetails: Bool, logger: Logger) -> Prepared? {
+        guard let listing = indexSummary(for: location, in: index, logger: logger) else { return nil }
+        if !keepFinishedDetails, listing.summary.termination != nil { return Prepared(listing: listing) }
+        return indexEntry(for: location, in: index, logger: logger).map { Prepared(entry: $0, fromIndex: true, indexed: true) }
     }
 
     /// A fast scan of a run file of at least `threshold` bytes (nil: smaller, or it cannot be scanned here — it is then

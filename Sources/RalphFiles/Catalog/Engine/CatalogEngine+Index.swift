@@ -17,16 +17,29 @@ extension CatalogEngine {
         return true
     }
 
-    /// The index entry of a run, if it still describes the run's file.
+    /// The index entry of a run, details included, if it still describes the run's file.
     static func indexEntry(for location: RunLocation, in index: RunIndexStore, logger: Logger) -> RunIndexStore.Entry? {
+        usableEntry(for: location, in: index, logger: logger) { () throws(RunIndexStore.IndexError) in try index.load(id: location.id) }
+    }
+
+    /// The list part of a run's index entry (its details not read), if it still describes the run's file.
+    static func indexSummary(for location: RunLocation, in index: RunIndexStore, logger: Logger) -> RunIndexStore.SummaryEntry? {
+        usableEntry(for: location, in: index, logger: logger) { () throws(RunIndexStore.IndexError) in try index.loadSummary(id: location.id) }
+    }
+
+    /// What `load` reads of a run's entry, if it can be read and still describes the run's file. A damaged entry is
+    /// removed (the run is folded from its file and indexed again).
+    private static func usableEntry<Entry: RunIndexPosition>(
+        for location: RunLocation, in index: RunIndexStore, logger: Logger, _ load: () throws(RunIndexStore.IndexError) -> Entry?
+    ) -> Entry? {
         let id = location.id
-        let entry: RunIndexStore.Entry
+        let entry: Entry
         do {
-            guard let loaded = try index.load(id: id) else { return nil }
+            guard let loaded = try load() else { return nil }
             entry = loaded
         } catch {
             logger.warning("ignoring the run's index entry; reading its file from the start", metadata: ["id": "\(id)", "error": "\(error)"])
-            index.remove(id: id)
+            if error.isDamage { index.remove(id: id) }
             return nil
         }
         guard entry.file == location.file, fileMatches(entry) else {
@@ -52,8 +65,19 @@ extension CatalogEngine {
         }
     }
 
+    /// Sets a new run's tail and snapshot to the list part of its index entry: its details stay on disk until they are
+    /// asked for (``RunCatalog/detailedSnapshot(id:)``) or lines are folded in (``restoreDetails(_:)``).
+    func restore(_ tail: Tail, listedFrom entry: RunIndexStore.SummaryEntry) {
+        let id = tail.location.id
+        tail.known.restore(
+            offset: entry.offset, lineCount: entry.summary.lineCount, head: entry.head, end: entry.tail, device: entry.device, inode: entry.inode,
+            indexed: true
+        )
+        catalog.shared.withLock { s in s.runs[id]?.list(from: entry) }
+    }
+
     /// Whether the file at the entry's path is still the file it describes, grown or not.
-    static func fileMatches(_ entry: RunIndexStore.Entry) -> Bool {
+    static func fileMatches(_ entry: some RunIndexPosition) -> Bool {
         let fd = open(entry.file, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -90,13 +114,6 @@ extension CatalogEngine {
         if indexQueue.isEmpty { returnFreedMemory() }
     }
 
-    /// Hands memory freed by dropped details back to the system (glibc keeps freed heap pages otherwise).
-    func returnFreedMemory(always: Bool = false) {
-        guard detailsDropped >= 16 || always else { return }
-        detailsDropped = 0
-        Heap.trim()
-    }
-
     func saveIndexEntry(_ tail: Tail, into index: RunIndexStore) {
         let id = tail.location.id
         guard let device = tail.known.device, let inode = tail.known.inode, let snapshot = catalog.snapshot(id: id), let state = snapshot.fold,
@@ -124,5 +141,16 @@ extension CatalogEngine {
             }
             tail.known.indexed = (tail.known.lineCount, tail.known.generation)
         }
+    }
+}
+
+extension RunSnapshot {
+    /// The list part of an index entry, its details left on disk (one access to the catalog's table).
+    fileprivate mutating func list(from entry: RunIndexStore.SummaryEntry) {
+        summary = entry.summary
+        details = nil
+        checkpoints = entry.checkpoints
+        device = entry.device
+        inode = entry.inode
     }
 }

@@ -38,7 +38,7 @@ extension CatalogEngine {
                 let id = tail.location.id
                 guard let before = catalog.snapshot(id: id) else { continue }
                 var after = before
-                after.liveness = liveness
+                after.livenessBox = state.livenessBox
                 after.config = state.config
                 if before.isLive && !after.isLive {
                     // Deliver the run's last lines before announcing that it ended (for a run still awaiting its
@@ -46,8 +46,8 @@ extension CatalogEngine {
                     if tail.awaitingFold { foldNow(tail) } else { _ = readNew(tail, announce: true) }
                 }
                 let changed = catalog.shared.withLock { s -> RunSnapshot? in
-                    guard s.runs[id] != nil else { return nil }
-                    s.runs[id]!.liveness = liveness
+                    guard s.runs.contains(id) else { return nil }
+                    s.runs[id]!.livenessBox = state.livenessBox
                     s.runs[id]!.config = state.config
                     return s.runs[id]
                 }

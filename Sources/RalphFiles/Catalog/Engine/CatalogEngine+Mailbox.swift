@@ -36,6 +36,8 @@ extension CatalogEngine {
                 }
             case .folded(let id, let outcome):
                 receiveFold(id: id, outcome)
+            case .repairIndexEntry(let id):
+                repairIndexEntry(id: id)
             }
         }
         if !synchronizers.isEmpty {

@@ -147,12 +147,10 @@ extension CatalogEngine {
     /// Folds lines into the run's published state (whose details ``decideReadStart`` made sure are in memory).
     func fold(_ lines: [DecodedLine], checkpoints: [Int], into id: String) {
         let folded = catalog.shared.withLock { s -> Bool in
-            // Taken out and put back (one lookup per chunk, not per line; the state is uniquely held, so it is folded
-            // in place). Readers wait for the lock, so none sees it missing.
-            guard var run = s.runs.removeValue(forKey: id) else { return true }
-            defer { s.runs[id] = run }
-            guard run.fold(lines) else { return false }
-            run.checkpoints.append(contentsOf: checkpoints)
+            // Folded in place, in the table (one lookup per chunk, not per line; the state is uniquely held).
+            guard s.runs.contains(id) else { return true }
+            guard s.runs[id]!.fold(lines) else { return false }
+            s.runs[id]!.checkpoints.append(contentsOf: checkpoints)
             return true
         }
         if !folded {

@@ -30,7 +30,11 @@ final class CatalogEngine {
         /// The workspace root it was found under: its config is read from there, never through a link out of it.
         var root: String
         var layout: RunLocation.Layout
-        var liveness = WorkspaceLiveness()
+        var liveness = WorkspaceLiveness() {
+            didSet { if liveness != oldValue { livenessBox = SnapshotBox(liveness) } }
+        }
+        /// ``liveness``, boxed once for every run of the workspace (``RunSnapshot/livenessBox``).
+        var livenessBox = emptyLivenessBox
         var config: WorkspaceConfig?
         var configStamp: (path: String, modified: Date, size: Int)?
         /// Why the config could not be read, last time it was tried (logged once, when it changes).
@@ -64,6 +68,8 @@ final class CatalogEngine {
     var detailsDropped = 0
     /// When a failed index write was last logged.
     var lastIndexWarning = 0.0
+    /// When freed heap was last handed back to the system (CatalogEngine+Memory.swift).
+    var lastTrim = 0.0
     /// First discovery: runs restored from the index, folded from their files and listed from a fast scan, for the
     /// ready log.
     var startup = (ready: false, restored: 0, folded: 0, scanned: 0, lines: 0, prepareSeconds: 0.0)
@@ -161,7 +167,7 @@ final class CatalogEngine {
     /// False once asked to stop.
     func pass() -> Bool {
         let pending = !dirtyRuns.isEmpty || !dirtyStateDirectories.isEmpty || needsRescan || !indexQueue.isEmpty
-        let next = min(due.poll, due.rescan, due.liveness, index == nil ? .infinity : due.indexSave)
+        let next = min(due.poll, due.rescan, due.liveness, index == nil ? .infinity : due.indexSave, bulkReadTrimDue())
         waitForActivity(timeout: pending ? 0 : max(0, next - Self.now()))
         if !serveCommands() { return false }
         handleInotify()
@@ -190,6 +196,7 @@ final class CatalogEngine {
         } else if !dirtyStateDirectories.isEmpty {
             probeLiveness(all: false)
         }
+        trimAfterBulkReads(at: t)
         guard index != nil else { return }
         if t >= due.indexSave {
             queueChangedRunsForIndexing()

@@ -138,7 +138,7 @@ final class RemoteSessionStream: Sendable {
         // Clients that understand `end` get it and the close; the original app gets heartbeats after it.
         let closesAfterEnd = request.headers[.lastEventID] != nil || LegacyStreamClients.optsIn(request)
         let logger = context.logger
-        let eventLoop = context.eventLoop
+        let channel = context.channel
         let heartbeat = Duration.milliseconds(Int(heartbeatInterval * 1000))
         let hold = StreamHold()
         let subscribed = SubscriptionSlot()
@@ -206,7 +206,7 @@ final class RemoteSessionStream: Sendable {
             }
             switch subscription {
             case .live(let live):
-                try await LiveStream.follow(live, key: id, fanout: fanout, after: after, replay: replay, writer: &writer, watch: watch, eventLoop: eventLoop)
+                try await LiveStream.follow(live, key: id, fanout: fanout, after: after, replay: replay, writer: &writer, watch: watch, channel: channel)
             case .finished(let head, _):
                 try await replay(after, head, &writer)
                 if let end = view.remote(id)?.end {

@@ -79,6 +79,16 @@ final class ConnectionDeadlineHandler: ChannelInboundHandler, RemovableChannelHa
         reschedule()
     }
 
+    /// Writes bytes of a response body as they go on the wire (already framed), from the connection's loop: the fast
+    /// path of an event stream (``DirectSink``).
+    func writeDirect(_ bytes: ByteBuffer) {
+        context?.write(wrapOutboundOut(bytes), promise: nil)
+    }
+
+    func flushDirect() {
+        context?.flush()
+    }
+
     /// Lists the connection as idle while it waits for its first byte of a request, and only then.
     private func updateIdleListing() {
         guard let idle, let context, context.channel.isActive else { return }

@@ -31,6 +31,9 @@ final class ResponseFraming: ChannelDuplexHandler, RemovableChannelHandler {
     /// One rule per request whose response has not ended, oldest first (HTTP/1.1 answers in order).
     private var rules: [Rule] = []
     private var lingering = false
+    /// How the body of the response being written goes on the wire, when its length is not fixed: as HTTP/1.1 chunks,
+    /// or as is (HTTP/1.0, ended by the close). Nil between responses and for a body of known length.
+    private(set) var bodyFraming: DirectSink.Framing?
     private var lingerEnd: Scheduled<Void>?
 
     init(deadlines: ConnectionDeadlineHandler?) {
@@ -71,10 +74,15 @@ final class ResponseFraming: ChannelDuplexHandler, RemovableChannelHandler {
                 head.headers.remove(name: "transfer-encoding")
             }
             if rules[0].close { head.headers.replaceOrAdd(name: "connection", value: "close") }
+            // As the HTTP/1 encoder frames it: chunked for 1.1 without a length (it adds the header), as is for 1.0.
+            let lengthKnown = !head.headers[canonicalForm: "content-length"].isEmpty
+            let chunkedAsked = head.headers[canonicalForm: "transfer-encoding"].contains { $0.lowercased() == "chunked" }
+            bodyFraming = lengthKnown ? nil : head.version == .http1_1 ? .chunked : chunkedAsked ? nil : .raw
             context.write(wrapOutboundOut(.head(head)), promise: promise)
         case .body:
             context.write(data, promise: promise)
         case .end:
+            bodyFraming = nil
             let rule = rules.isEmpty ? Rule(version: .http1_1, close: false) : rules.removeFirst()
             deadlines?.responseEnded()
             guard rule.close else {

@@ -102,9 +102,16 @@ final class Fanout<Key: Hashable & Sendable>: Sendable {
         _ frames: [(position: Int, frame: ByteBuffer)], head: Int?, end: ByteBuffer?, holdEndForState: Bool, to channel: inout Channel
     ) {
         let fresh = frames.filter { $0.position > channel.head }
-        for (id, subscriber) in channel.subscribers where !subscriber.queue.push(contentsOf: fresh) {
-            channel.subscribers[id] = nil
+        var routes = DirectRoutes()
+        for (id, subscriber) in channel.subscribers {
+            switch subscriber.queue.offer(fresh) {
+            case .refused: channel.subscribers[id] = nil
+            case .queued: break
+            case .routed(let sink): routes.add(subscriber.queue, via: sink.dispatcher)
+            }
         }
+        // Under the lock, so the next publish's frames (and an `end` below) follow these on each loop.
+        if !fresh.isEmpty { routes.submit(.frames(fresh.map { (Optional($0.position), $0.frame) })) }
         channel.head = max(channel.head, head ?? fresh.last?.position ?? channel.head)
         // Without `end` the log is live (again): a run's liveness is only known once its lock has been probed.
         channel.isLive = end == nil
@@ -124,13 +131,18 @@ final class Fanout<Key: Hashable & Sendable>: Sendable {
         state.withLock { state in
             Self.update(key, in: &state) { channel in
                 guard channel.head == head else { return false }
+                var routes = DirectRoutes()
                 for (id, subscriber) in channel.subscribers where subscriber.wantsState && (changed || subscriber.needsState) {
-                    if subscriber.queue.push(frame, position: head) {
-                        channel.subscribers[id]?.needsState = subscriber.queue.isLagging
-                    } else {
-                        channel.subscribers[id] = nil
+                    switch subscriber.queue.offer([(head, frame)]) {
+                    case .refused: channel.subscribers[id] = nil
+                    case .queued: channel.subscribers[id]?.needsState = subscriber.queue.isLagging
+                    case .routed(let sink):
+                        // Written on the loop, or queued there; a subscriber catching up is sent a fresh one on rejoining.
+                        routes.add(subscriber.queue, via: sink.dispatcher)
+                        channel.subscribers[id]?.needsState = false
                     }
                 }
+                routes.submit(.frames([(head, frame)]))
                 return true
             } ?? false
         }

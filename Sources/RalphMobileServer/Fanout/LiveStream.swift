@@ -14,10 +14,10 @@ enum LiveStream {
     /// Replays (after, live.head], then forwards the live queue until it ends.
     static func follow<Key: Hashable & Sendable>(
         _ live: Fanout<Key>.Live, key: Key, fanout: Fanout<Key>, after: Int, replay: Replay,
-        writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch, eventLoop: any EventLoop
+        writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch, channel: any Channel, direct: Bool = true
     ) async throws {
         try await replay(after, live.head, &writer)
-        try await forward(live.queue, writer: &writer, watch: watch, eventLoop: eventLoop) { writer, from in
+        try await forward(live.queue, writer: &writer, watch: watch, channel: channel, direct: direct) { writer, from in
             try await catchUp(live, key: key, fanout: fanout, after: from, replay: replay, writer: &writer)
         }
     }
@@ -40,20 +40,28 @@ enum LiveStream {
     /// Writes queued frames until the queue ends. What queued up while the last write was in flight goes out in one
     /// write (one syscall for a burst, not one per frame); frames are never dropped or reordered. A catch-up marker
     /// (the subscriber fell behind its budget) hands the writer to `catchUp`, which reads the durable log and rejoins.
-    /// It runs on the connection's event loop (`eventLoop`), so a wake-up and its write are one hop, not two.
+    /// It runs on the connection's event loop, so a wake-up and its write are one hop, not two. With `direct` (every
+    /// byte of the stream written through `writer` as is — not a writer that looks at what it writes), the writer
+    /// hands the connection to its loop whenever it has nothing to write, and frames are written there without waking
+    /// it (``DirectSink``).
     static func forward(
-        _ queue: SubscriberQueue, writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch, eventLoop: any EventLoop,
+        _ queue: SubscriberQueue, writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch, channel: any Channel, direct: Bool = true,
         catchUp: (inout any ResponseBodyWriter, Int) async throws -> Void
     ) async throws {
-        try await EventLoopExecutor.run(on: eventLoop) { try await forward(queue, writer: &writer, watch: watch, catchUp: catchUp) }
+        try await EventLoopExecutor.run(on: channel.eventLoop) {
+            // Nothing is written for the stream once its writer stops: not on the loop, not queued.
+            defer { queue.detach() }
+            let sink = direct ? DirectSink.make(for: channel) : nil
+            try await forward(queue, writer: &writer, watch: watch, direct: sink, catchUp: catchUp)
+        }
     }
 
     private static func forward(
-        _ queue: SubscriberQueue, writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch,
+        _ queue: SubscriberQueue, writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch, direct: DirectSink?,
         catchUp: (inout any ResponseBodyWriter, Int) async throws -> Void
     ) async throws {
         while true {
-            let batch = await queue.nextBatch()
+            let batch = await queue.nextBatch(direct: direct)
             if batch.isEmpty { return }
             if batch.count == 1, case .frame(let frame) = batch[0] {
                 try await watch.writing { try await writer.write(frame) }

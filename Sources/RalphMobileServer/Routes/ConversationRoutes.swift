@@ -152,7 +152,7 @@ struct ConversationRoutes {
         case .all: after = 0
         }
         let logger = context.logger
-        let eventLoop = context.eventLoop
+        let channel = context.channel
         return EventStreamResponse.make(
             request, context, watchdog: watchdog, cleanup: { feed.close() }, onShutdown: { live.queue.close() },
             ended: { error in logger.debug("conversation stream ended: \(error)", metadata: ["id": "\(id)"]) }
@@ -160,7 +160,7 @@ struct ConversationRoutes {
             try await watch.writing { try await writer.write(SSEFrame.preamble) }
             try await LiveStream.follow(live, key: id, fanout: feed.fanout, after: after, replay: { after, through, writer in
                 try await Self.replay(feed, after: after, through: through, writer: &writer, watch: watch)
-            }, writer: &writer, watch: watch, eventLoop: eventLoop)
+            }, writer: &writer, watch: watch, channel: channel)
         }
     }
 

@@ -41,6 +41,10 @@ enum EventStreamResponse {
                 do {
                     defer { canceller.disarm() }
                     try await request.body.consumeWithInboundCloseHandler { _ in
+                        // Disarmed as soon as the stream is written: once this returns, the child reading the request
+                        // side is cancelled and reports that as a close — which must not cancel the `finish` below (a
+                        // body without its last chunk, which clients take for a broken connection).
+                        defer { canceller.disarm() }
                         try await withGracefulShutdownHandler {
                             try await write(&writer, watch)
                         } onGracefulShutdown: {

@@ -10,7 +10,7 @@ extension EventStreamRoutes {
         let (queue, subscriberID, initial) = hub.subscribeGlobal(lastEventID: lastEventID)
         let hub = self.hub
         let logger = context.logger
-        let eventLoop = context.eventLoop
+        let channel = context.channel
         return EventStreamResponse.make(
             request, context, watchdog: watchdog, cleanup: { hub.unsubscribeGlobal(subscriberID: subscriberID) }, onShutdown: { queue.close() },
             ended: { error in logger.debug("global stream ended: \(error)") }
@@ -19,7 +19,7 @@ extension EventStreamRoutes {
             for var frame in initial { buffer.writeBuffer(&frame) }
             let first = buffer
             try await watch.writing { try await writer.write(first) }
-            try await LiveStream.forward(queue, writer: &writer, watch: watch, eventLoop: eventLoop) { writer, after in
+            try await LiveStream.forward(queue, writer: &writer, watch: watch, channel: channel) { writer, after in
                 // The global log is in memory: what was missed comes in one piece, and the subscriber rejoins in the
                 // same step.
                 var missed = ByteBuffer()

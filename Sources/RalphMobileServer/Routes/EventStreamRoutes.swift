@@ -117,7 +117,7 @@ struct EventStreamRoutes {
         case .all: after = 0
         }
         let logger = context.logger
-        let eventLoop = context.eventLoop
+        let channel = context.channel
         let catalog = self.catalog
         let hub = self.hub
         let lookup = self.lookup
@@ -153,7 +153,8 @@ struct EventStreamRoutes {
                 }
                 try await watch.writing { try await writer.write(first) }
                 if case .live(let live) = subscribed {
-                    try await LiveStream.follow(live, key: id, fanout: hub.runs, after: replayAfter, replay: replay, writer: &writer, watch: watch, eventLoop: eventLoop)
+                    try await LiveStream.follow(live, key: id, fanout: hub.runs, after: replayAfter, replay: replay, writer: &writer, watch: watch, channel: channel,
+                        direct: legacyClient == nil)
                 } else {
                     try await replay(replayAfter, lastLine, &writer)
                     try await Self.finish(runID: id, withState: wantsState, lookup: lookup, hub: hub, writer: &writer, watch: watch)

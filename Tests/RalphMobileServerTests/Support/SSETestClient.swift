@@ -58,7 +58,8 @@ final class SSETestClient: Sendable {
 
         static func connect(_ url: String) async throws -> Paused {
             let socket = try PausedSocket(url: url)
-            let (status, headers) = try await Task.detached { try socket.readHead() }.value
+            // Blocking: on a thread of its own, never on the few threads the server under test runs on.
+            let (status, headers) = try await offPool { try socket.readHead() }
             return Paused(socket: socket, status: status, headers: headers)
         }
 

@@ -52,9 +52,21 @@ public final class LiveServer: Sendable {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let app = server.makeApplication { port in continuation.yield(port) }
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        let task = Task { try await group.run() }
+        let failure = Mutex<(any Error)?>(nil)
+        let task = Task {
+            // A server that ends before it listens (it could not bind, say) ends the wait for its port, saying why.
+            defer { continuation.finish() }
+            do {
+                try await group.run()
+            } catch {
+                failure.withLock { $0 = error }
+                throw error
+            }
+        }
         var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw TestFailure("server did not start") }
+        guard let port = await iterator.next() else {
+            throw TestFailure("server did not start: \(failure.withLock { $0.map { "\($0)" } } ?? "it ended without listening")")
+        }
         return LiveServer(server: server, port: port, group: group, task: task)
     }
 

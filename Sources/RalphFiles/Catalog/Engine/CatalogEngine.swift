@@ -216,6 +216,9 @@ final class CatalogEngine {
             saveQueuedIndexEntries(budget: .infinity)
         }
         releaseWaiters()
+        // Nothing is announced any more: the observers (which hold the catalog) are let go, so a stopped server's
+        // parts are released with it.
+        catalog.observers.withLock { $0.all.removeAll() }
         logger.debug("catalog thread stopped")
     }
 }

@@ -5,6 +5,7 @@ import NIOCore
 import NIOSSL
 import RalphAPI
 import RalphNotify
+import Synchronization
 
 /// Sends the message to the iOS app through APNs: HTTP/2, token authentication (``APNsToken``, renewed every 30
 /// minutes), `apns-push-type: alert`, `apns-topic` the bundle id, `apns-collapse-id` the message's tag (so a later
@@ -29,17 +30,30 @@ struct APNsSender: NotificationSender {
         }
         token = try APNsToken(pem: pem, keyID: credentials.keyID, teamID: credentials.teamID)
         if let caFile = credentials.trustRootsFile {
-            // A local receiver with its own certificate (tests): trust that, and only that, certificate authority.
+            self.http = PushHTTP(client: Self.client(trusting: caFile), timeout: http.timeout)
+        } else {
+            self.http = http
+        }
+    }
+
+    /// A client for a local receiver with its own certificate (tests): it trusts that, and only that, certificate
+    /// authority. One per file for the life of the process, as ``PushHTTP/shared`` is: a client is shut down before it
+    /// is released, and a sender does not know when the last message through it is done.
+    static func client(trusting caFile: String) -> HTTPClient {
+        clientsByTrustRoots.withLock { clients in
+            if let client = clients[caFile] { return client }
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.trustRoots = .file(caFile)
             var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
             configuration.connectionPool.retryConnectionEstablishment = false
             configuration.timeout.connect = .seconds(5)
-            self.http = PushHTTP(client: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration), timeout: http.timeout)
-        } else {
-            self.http = http
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+            clients[caFile] = client
+            return client
         }
     }
+
+    private static let clientsByTrustRoots = Mutex<[String: HTTPClient]>([:])
 
     func host(for environment: APNsEnvironment) -> String {
         if let override = credentials.hostOverride { return override }

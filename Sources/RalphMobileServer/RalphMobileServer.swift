@@ -272,6 +272,8 @@ public struct RalphMobileServer: Sendable {
     func makeRouter() -> (router: Router<AppRequestContext>, ledger: RouteLedger) {
         let router = Router(context: AppRequestContext.self)
         let routeTable = RouteTable()
+        // First: everything after it runs in a short-lived task, so a connection keeps only a shallow stack.
+        router.add(middleware: RoutingTaskMiddleware())
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: ErrorMiddleware(routes: routeTable))
         router.add(middleware: BodyLimitMiddleware())

@@ -24,6 +24,10 @@ final class ConnectionDeadlineHandler: ChannelInboundHandler, RemovableChannelHa
     private var listedIdle = false
     /// Whether a request came on this connection.
     private var servedBefore = false
+    /// Told once when the client closes its side of the connection (``observeInputClose(_:)``).
+    private var inputCloseObserver: (@Sendable () -> Void)?
+    /// The client closed its side, or the connection is closed.
+    private var inputClosed = false
 
     init(headerTimeout: TimeAmount, idleTimeout: TimeAmount, idle: IdleConnections? = nil, logger: Logger) {
         state = ConnectionDeadlines(now: .now(), headerTimeout: headerTimeout, idleTimeout: idleTimeout)
@@ -57,7 +61,33 @@ final class ConnectionDeadlineHandler: ChannelInboundHandler, RemovableChannelHa
     func channelInactive(context: ChannelHandlerContext) {
         cancelTimer()
         unlistIdle(context.channel)
+        noteInputClosed()
         context.fireChannelInactive()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, event == .inputClosed { noteInputClosed() }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    /// Calls `observer` once, on the connection's loop, when the client closes its side of the connection or the
+    /// connection closes — at once if that has happened already. For a response written for as long as the client
+    /// stays (an event stream): it needs no task of its own reading the request side to notice the client leaving.
+    /// One observer at a time; ``stopObservingInputClose()`` drops it.
+    func observeInputClose(_ observer: @escaping @Sendable () -> Void) {
+        guard !inputClosed else { return observer() }
+        inputCloseObserver = observer
+    }
+
+    func stopObservingInputClose() {
+        inputCloseObserver = nil
+    }
+
+    private func noteInputClosed() {
+        inputClosed = true
+        let observer = inputCloseObserver
+        inputCloseObserver = nil
+        observer?()
     }
 
     /// A request head was parsed.

@@ -59,6 +59,9 @@ struct GuardedHTTPChannel: ServerChildChannel {
                 headerTimeout: policy.headerTimeout, idleTimeout: policy.idleTimeout, idle: limiter.idle, logger: logger
             )
             try channel.pipeline.syncOperations.addHandler(deadlines, position: .first)
+            // Reads start at 1 KB rather than NIO's 2 KB and grow with what comes: a request head is a few hundred
+            // bytes, and each connection keeps its read buffer for as long as it is open (an event stream, for hours).
+            try channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 1024, maximum: 65536))
             return http.setup(channel: channel, logger: logger).assumeIsolated().flatMapThrowing { value in
                 let operations = channel.pipeline.syncOperations
                 let decoder = try operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)

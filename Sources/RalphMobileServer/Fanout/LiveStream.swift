@@ -24,6 +24,7 @@ enum LiveStream {
 
     /// A subscriber that fell behind reads the log after `after` up to the head, as often as the head moves meanwhile,
     /// then rejoins the live feed.
+    @inline(never)
     static func catchUp<Key: Hashable & Sendable>(
         _ live: Fanout<Key>.Live, key: Key, fanout: Fanout<Key>, after: Int, replay: Replay, writer: inout any ResponseBodyWriter
     ) async throws {

@@ -10,6 +10,7 @@ final class StreamHold: Sendable {
     func release() { released.withLock { $0 = true } }
 
     /// Writes a heartbeat comment every `interval` until released; throws `CancellationError` when the client left.
+    @inline(never)
     func heartbeats(every interval: Duration, writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch) async throws {
         let step = min(interval, .milliseconds(250))
         var waited = Duration.zero

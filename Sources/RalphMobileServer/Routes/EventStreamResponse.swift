@@ -32,27 +32,23 @@ enum EventStreamResponse {
                     cleanup()
                     watchdog.unregister(watchID)
                 }
-                // The stream ends when the client goes away (the request side closes): its task is cancelled then.
-                // The stream is written in this task, with one child task reading the request side — not in a task
-                // group of its own as `consumeWithCancellationOnInboundClose` does (three tasks more per stream, which
-                // an idle stream pays for in memory: 80 KB a stream became 47 KB).
+                // The stream ends when the client goes away: its task is cancelled when the connection's first handler
+                // sees the client close its side (or the connection close). No task reads the request side meanwhile —
+                // Hummingbird's `consumeWithInboundCloseHandler` runs one per stream, whose memory an idle stream
+                // would pay for (its frames and the task-local copy of its parent: about 4 KB).
                 let canceller = CloseCanceller()
                 withUnsafeCurrentTask { canceller.arm($0) }
+                let observer = InputCloseObserver(channel: channel) { canceller.fire() }
                 do {
-                    defer { canceller.disarm() }
-                    try await request.body.consumeWithInboundCloseHandler { _ in
-                        // Disarmed as soon as the stream is written: once this returns, the child reading the request
-                        // side is cancelled and reports that as a close — which must not cancel the `finish` below (a
-                        // body without its last chunk, which clients take for a broken connection).
-                        defer { canceller.disarm() }
-                        try await withGracefulShutdownHandler {
-                            try await write(&writer, watch)
-                        } onGracefulShutdown: {
-                            onShutdown()
-                            watch.closeIfStuck()
-                        }
-                    } onInboundClosed: {
-                        canceller.fire()
+                    defer {
+                        canceller.disarm()
+                        observer.stop()
+                    }
+                    try await withGracefulShutdownHandler {
+                        try await write(&writer, watch)
+                    } onGracefulShutdown: {
+                        onShutdown()
+                        watch.closeIfStuck()
                     }
                 } catch {
                     ended(error)
@@ -65,6 +61,27 @@ enum EventStreamResponse {
                 }
             }
         )
+    }
+}
+
+/// Tells the connection's ``ConnectionDeadlineHandler`` to call `closed` when the client closes its side. A connection
+/// without one (a test's in-process router) is not watched: its stream ends when a write fails or the stream ends.
+struct InputCloseObserver: Sendable {
+    private let channel: any Channel
+
+    init(channel: any Channel, closed: @escaping @Sendable () -> Void) {
+        self.channel = channel
+        channel.eventLoop.execute {
+            (try? channel.pipeline.syncOperations.handler(type: ConnectionDeadlineHandler.self))?.observeInputClose(closed)
+        }
+    }
+
+    /// The response is written: a close after this is not its concern.
+    func stop() {
+        let channel = channel
+        channel.eventLoop.execute {
+            (try? channel.pipeline.syncOperations.handler(type: ConnectionDeadlineHandler.self))?.stopObservingInputClose()
+        }
     }
 }
 

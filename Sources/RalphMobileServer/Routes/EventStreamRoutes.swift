@@ -169,6 +169,7 @@ struct EventStreamRoutes {
     }
 
     /// The end of a finished run's stream after its replay: its last state (when asked for) and the `end` frame.
+    @inline(never)
     static func finish(
         runID: String, withState: Bool, lookup: SessionLookup, hub: EventHub, writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch
     ) async throws {
@@ -185,6 +186,7 @@ struct EventStreamRoutes {
     }
 
     /// The check of line `line` of a run as the file holds it now (nil when that line is not an event any more).
+    @inline(never)
     static func check(ofLine line: Int, runID: String, catalog: RunCatalog) async -> UInt32? {
         guard var position = catalog.replayStart(id: runID, afterLine: line - 1) else { return nil }
         // From the checkpoint before it, in batches (a batch stops after about 512 KB).
@@ -199,6 +201,7 @@ struct EventStreamRoutes {
     }
 
     /// Writes the run's events with ids in (after, through], read back from the file in batches.
+    @inline(never)
     static func replay(
         runID: String, after: Int, through: Int, catalog: RunCatalog, writer: inout any ResponseBodyWriter, watch: StreamWatchdog.Watch
     ) async throws {

@@ -113,7 +113,7 @@ let package = Package(
             dependencies: ["RalphAPI", "RalphFiles", "RalphSimulator", "AgentRunner", "RalphNotify", "SQLStore", hummingbird, crypto, logging, nio("NIOEmbedded"),
                 serviceLifecycle, deque, grdb, asyncHTTPClient, nioSSL],
             // The web dashboard: plain HTML, CSS and JavaScript modules, no build step.
-            resources: [.copy("Resources/web")],
+            resources: [.copy("Resources/web"), .copy("Resources/openapi")],
             swiftSettings: swiftSettings
         ),
         // Client SDK for every client (terminal, iOS, tests): HTTP client, SSE with resume, @Observable models.

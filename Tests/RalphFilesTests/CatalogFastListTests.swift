@@ -169,8 +169,11 @@ struct CatalogFastListTests {
         let temporary = tmp.file("replacement.tmp", replacement.joined(separator: "\n") + "\n")
         #expect(rename(temporary, file) == 0)
         catalog.releaseBackgroundFolds()
-        try await waitFor(20, "the replacement read") { catalog.snapshot(id: id)?.summary.lineCount == replacement.count && catalog.snapshot(id: id)?.foldPending == false }
-        #expect(recorder.all.contains { if case .reset(id, _) = $0 { return true } else { return false } })
+        // The snapshot shows the new file just before its reset is announced: wait for both.
+        try await waitFor(20, "the replacement read and its reset announced") {
+            catalog.snapshot(id: id)?.summary.lineCount == replacement.count && catalog.snapshot(id: id)?.foldPending == false
+                && recorder.all.contains { if case .reset(id, _) = $0 { return true } else { return false } }
+        }
         let detailed = try #require(try catalog.detailedSnapshot(id: id))
         #expect(encodedState(detailed.state) == encodedState(try foldedFile(file).state))
     }

@@ -68,7 +68,7 @@ struct ClusterTests {
         let tmp = TemporaryDirectory("rm-cluster")
         let url = try await PostgresServer.shared().makeDatabase()
         let (a, baseA) = try await Self.processHost(tmp, url: url, name: "alpha", workspace: Self.workspace(tmp, "ws-a", behaviour: "iterations: 40\npace: 0.3"))
-        defer { a.process.terminate() }
+        defer { a.stop() }
         let c = try await Self.liveHost(tmp, url: url, name: "charlie", workspace: Self.workspace(tmp, "ws-c", behaviour: "iterations: 1"))
         defer { Task { await c.stop() } }
 
@@ -153,7 +153,7 @@ struct ClusterTests {
         defer {
             // Never left stopped (and deaf to the terminate) if the test ends before it is continued.
             kill(a.process.processIdentifier, SIGCONT)
-            a.process.terminate()
+            a.stop()
         }
         let b = try await Self.liveHost(tmp, url: url, name: "bravo", workspace: Self.workspace(tmp, "ws-b", behaviour: "iterations: 1"))
         defer { Task { await b.stop() } }
@@ -315,7 +315,7 @@ struct ClusterChatTests {
         let tmp = TemporaryDirectory("rm-cluster")
         let url = try await PostgresServer.shared().makeDatabase()
         let (a, baseA) = try await ClusterTests.processHost(tmp, url: url, name: "alpha", workspace: ClusterTests.workspace(tmp, "ws-a", behaviour: "iterations: 30\npace: 0.15"))
-        defer { a.process.terminate() }
+        defer { a.stop() }
         let b = try await ClusterTests.liveHost(tmp, url: url, name: "bravo", workspace: ClusterTests.workspace(tmp, "ws-b", behaviour: "iterations: 1"))
         defer { Task { await b.stop() } }
         let c = try await ClusterTests.liveHost(tmp, url: url, name: "charlie", workspace: ClusterTests.workspace(tmp, "ws-c", behaviour: "iterations: 1"))
@@ -345,7 +345,7 @@ struct ClusterChatTests {
         defer { Task { await postgres.stop() } }
         let url = try await postgres.makeDatabase()
         let (a, baseA) = try await ClusterTests.processHost(tmp, url: url, name: "alpha", workspace: ClusterTests.workspace(tmp, "ws-a", behaviour: "iterations: 40\npace: 0.15"))
-        defer { a.process.terminate() }
+        defer { a.stop() }
         let b = try await ClusterTests.liveHost(tmp, url: url, name: "bravo", workspace: ClusterTests.workspace(tmp, "ws-b", behaviour: "iterations: 1"))
         defer { Task { await b.stop() } }
         let id = try await ClusterTests.startRun(baseA)

@@ -48,6 +48,24 @@ struct Executable {
             return port.value!
         }
 
+        /// SIGTERM, and the test fails unless the server exits within `seconds`; it is killed then, so that no test
+        /// leaves a server behind. For `defer`.
+        func stop(within seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) {
+            guard process.isRunning else { return }
+            process.terminate()
+            let deadline = Date().addingTimeInterval(seconds)
+            while process.isRunning && Date() < deadline { usleep(20_000) }
+            guard process.isRunning else { return }
+            let tail = String(log.value.suffix(3000))
+            Issue.record("the server did not exit within \(seconds) s of SIGTERM; its last log:\n\(tail)", sourceLocation: sourceLocation)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+
+        deinit {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+
         /// SIGTERM, then the exit status.
         func terminate() async throws -> Int32 {
             process.terminate()

@@ -72,7 +72,12 @@ struct DirectDeliveryTests {
         var lines = try await reader.workflowUntilClosed(atMost: total, timeout: 30).compactMap(\.line)
         #expect(lines == Array(1...total), "nothing lost or repeated while it did not read")
         // It rejoins once its catch-up's last write is done, which may be just after the client has read it.
-        try await eventually(10, "it to fall behind its queue and catch up from the file") { h.server.server.hub.runs.catchUpCount >= 1 }
+        let runs = h.server.server.hub.runs
+        do {
+            try await eventually(10, "it to fall behind its queue and catch up from the file") { runs.catchUpCount >= 1 }
+        } catch {
+            throw TestFailure("\(error) (lagging \(queue.isLagging), loop writes \(queue.directWrites), queued \(queue.queuedBytes) B)")
+        }
 
         // Reading again, it is handed to the loop again: what follows is written there.
         let before = queue.directWrites

@@ -72,4 +72,21 @@ struct EventStreamBackpressureTests {
         #expect(ContinuousClock.now - started < .seconds(5))
         _ = stalled
     }
+
+    @Test("a server stops promptly when the last frame its loop wrote filled a client that reads nothing")
+    func stopsAfterALoopWriteFilledAStalledClient() async throws {
+        let h = try await StreamHarness.start()
+        let run = try await h.liveRun()
+        let stalled = try await SSETestClient.Paused.connect(h.eventsURL(run.id) + "?history=0")
+        try await eventually(10, "the subscription") { h.server.server.hub.subscriberCount == 1 }
+        let queue = try #require(h.server.server.hub.runs.queues.first)
+        // One event of 8 MB: the loop writes it (the writer sleeps, the connection had room), and it fills the socket
+        // buffers of a client that reads nothing. Nothing follows, so the writer is not woken before the stop.
+        run.append(1, from: 1, payloadSize: 8 << 20)
+        try await eventually(10, "the loop to have written the event") { queue.directWrites >= 1 }
+        let started = ContinuousClock.now
+        try await withTimeout(10, "the server to stop") { await h.server.stop() }
+        #expect(ContinuousClock.now - started < .seconds(5), "the last chunk did not wait for the client")
+        _ = stalled
+    }
 }

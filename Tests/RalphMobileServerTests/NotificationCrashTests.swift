@@ -40,7 +40,7 @@ struct NotificationCrashTests {
         #expect(try await receiver.received().filter { $0.channel == "webhook" }.map(\.status) == [503], "killed before its retry")
 
         let second = try Executable.Server(arguments)
-        defer { second.process.terminate() }
+        defer { second.stop() }
         let again = "http://127.0.0.1:\(try await second.port())"
         let delivered = try await receiver.wait("the delivery after the restart", timeout: 20) { $0.contains { $0.channel == "webhook" && $0.status == 200 } }
         // Nothing more comes: the restart rediscovered the run, and its notification (same key) was not recorded again.
@@ -77,7 +77,7 @@ struct NotificationCrashTests {
         #expect(try receiver.liveActivityPushes(to: LiveActivityTests.token).isEmpty, "nothing changed while the first server ran")
 
         let second = try Executable.Server(arguments)
-        defer { second.process.terminate() }
+        defer { second.stop() }
         _ = try await second.port()
         try await eventually(20, "the update after the restart") { try !receiver.liveActivityPushes(to: LiveActivityTests.token).isEmpty }
         try await Task.sleep(for: .seconds(3))

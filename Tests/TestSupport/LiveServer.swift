@@ -126,15 +126,36 @@ public enum HTTP {
 
 /// Runs `body`, failing if it takes longer than `seconds`.
 public func withTimeout<T: Sendable>(_ seconds: Double, _ what: String = "operation", _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
-            throw TestFailure("timed out after \(seconds)s waiting for \(what)")
+    // Not a task group: leaving one waits for every child, so work that ignores cancellation (a server that does not
+    // stop) would hang the test instead of failing it. The work is left behind when it times out.
+    let outcome = Locked<CheckedContinuation<T, any Error>?>(nil)
+    @Sendable func finish(_ result: Result<T, any Error>) {
+        let continuation = outcome.withLock { current -> CheckedContinuation<T, any Error>? in
+            defer { current = nil }
+            return current
         }
-        let result = try await group.next()!
-        group.cancelAll()
-        return result
+        continuation?.resume(with: result)
+    }
+    var work: Task<Void, Never>?
+    var timer: Task<Void, Never>?
+    defer {
+        work?.cancel()
+        timer?.cancel()
+    }
+    return try await withCheckedThrowingContinuation { continuation in
+        outcome.withLock { $0 = continuation }
+        work = Task { finish(await Result(catching: body)) }
+        timer = Task {
+            try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+            finish(.failure(TestFailure("timed out after \(seconds)s waiting for \(what)")))
+        }
+    }
+}
+
+extension Result where Failure == any Error {
+    /// The outcome of async work.
+    init(catching body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
     }
 }
 

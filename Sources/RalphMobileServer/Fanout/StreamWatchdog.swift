@@ -15,6 +15,9 @@ final class StreamWatchdog: Sendable {
     /// One stream's write timing and how to close its connection.
     final class Watch: Sendable {
         fileprivate let since = Mutex<ContinuousClock.Instant?>(nil)
+        /// The shutdown's grace is over: a write that starts from now on closes the connection at once (it could wait
+        /// for a client that reads nothing — the last chunk of a stream whose frames its loop wrote, for instance).
+        private let graceOver = Atomic<Bool>(false)
         fileprivate let close: @Sendable () -> Void
         /// The watchdog's delayed closes.
         private let tasks: OwnedTasks
@@ -36,13 +39,16 @@ final class StreamWatchdog: Sendable {
         }
 
         private func closeIfWriting() {
+            graceOver.store(true, ordering: .sequentiallyConsistent)
             if since.withLock({ $0 != nil }) { close() }
         }
 
-        /// Runs a write of the stream, timing it.
+        /// Runs a write of the stream, timing it. After a shutdown's grace, the connection is closed first, so the
+        /// write ends at once instead of waiting for the client.
         func writing<T>(_ body: () async throws -> T) async rethrows -> T {
             since.withLock { $0 = .now }
             defer { since.withLock { $0 = nil } }
+            if graceOver.load(ordering: .sequentiallyConsistent) { close() }
             return try await body()
         }
     }

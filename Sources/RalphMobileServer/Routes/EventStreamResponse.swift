@@ -54,7 +54,9 @@ enum EventStreamResponse {
                     ended(error)
                 }
                 do {
-                    try await writer.finish(nil)
+                    // Watched too: the last chunk waits for room like any write, and a stream whose frames the loop
+                    // wrote may find its client reading nothing only now.
+                    try await watch.writing { try await writer.finish(nil) }
                 } catch {
                     // The client is usually gone already; nothing is left to tell it.
                     logger.trace("event stream could not be finished: \(error)")

@@ -111,7 +111,7 @@ let package = Package(
         .target(
             name: "RalphMobileServer",
             dependencies: ["RalphAPI", "RalphFiles", "RalphSimulator", "AgentRunner", "RalphNotify", "SQLStore", hummingbird, crypto, logging, nio("NIOEmbedded"),
-                serviceLifecycle, deque, grdb, asyncHTTPClient, nioSSL],
+                serviceLifecycle, deque, grdb, asyncHTTPClient, nioSSL, yams],
             // The web dashboard: plain HTML, CSS and JavaScript modules, no build step.
             resources: [.copy("Resources/web"), .copy("Resources/openapi")],
             swiftSettings: swiftSettings

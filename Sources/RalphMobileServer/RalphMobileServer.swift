@@ -34,6 +34,8 @@ public struct RalphMobileServer: Sendable {
     let legacyStreams = LegacyStreamClients()
     let demo: DemoProcess?
     let webAssets: WebAssets
+    /// The API's OpenAPI contract (`/openapi.json`).
+    let contract = APIContract.bundled()
     let logger: Logger
     /// This server as a host (its id and name), and the cluster it belongs to when it shares a PostgreSQL database.
     let hosts: HostRegistry
@@ -317,6 +319,7 @@ public struct RalphMobileServer: Sendable {
         ).register(on: routes)
         LiveActivityRoutes(updater: liveActivities, lookup: lookup, chat: chat).register(on: routes)
         WebRoutes(assets: webAssets).register(on: routes)
+        ContractRoutes(contract: contract).register(on: routes)
         routeTable.record(router.routes.map { ($0.path, $0.method.rawValue) })
         if let cluster {
             // Commands other hosts send run through this very router.

@@ -22,6 +22,9 @@ struct RouteAccessTests {
         "GET /favicon.ico": "open", "HEAD /favicon.ico": "open",
         "GET /sw.js": "open", "HEAD /sw.js": "open",
         "GET /assets/**": "open", "HEAD /assets/**": "open",
+        // The API's contract and the page that renders it: they describe the API, they hold nothing of the server's.
+        "GET /docs": "open", "HEAD /docs": "open",
+        "GET /openapi.json": "open", "GET /openapi.yaml": "open",
 
         "GET /api/whoami": "viewer",
         "GET /api/sessions": "viewer",

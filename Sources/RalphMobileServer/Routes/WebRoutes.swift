@@ -20,6 +20,7 @@ struct WebRoutes {
     func register(on routes: Routes) {
         let files: [(path: String, file: String?)] = [
             ("/", "index.html"), ("/index.html", "index.html"), ("/manifest.webmanifest", "manifest.webmanifest"), ("/sw.js", "sw.js"),
+            ("/docs", "docs.html"),
             ("/favicon.ico", "assets/icons/icon-192.png"), ("/assets/**", nil),
         ]
         for (path, file) in files {

@@ -55,19 +55,25 @@ public struct WebAssets: Sendable {
     /// Where the bundled `web` directory is: beside the running executable (how SwiftPM lays out a build, and how an
     /// install must copy it), or in the app bundle on Apple platforms.
     static func bundledRoot() -> String? {
+        bundledDirectory("web", containing: "index.html")
+    }
+
+    /// Where the bundled resource directory `name` (holding `marker`) is: beside the running executable, or in the app
+    /// bundle on Apple platforms.
+    static func bundledDirectory(_ name: String, containing marker: String) -> String? {
         var candidates: [String] = []
         if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            candidates.append((exe as NSString).deletingLastPathComponent + "/" + bundleName + "/web")
+            candidates.append((exe as NSString).deletingLastPathComponent + "/" + bundleName + "/" + name)
         }
-        candidates.append(Bundle.main.bundlePath + "/" + bundleName + "/web")
+        candidates.append(Bundle.main.bundlePath + "/" + bundleName + "/" + name)
         if let executable = Bundle.main.executablePath {
-            candidates.append((executable as NSString).deletingLastPathComponent + "/" + bundleName + "/web")
+            candidates.append((executable as NSString).deletingLastPathComponent + "/" + bundleName + "/" + name)
         }
         #if canImport(Darwin)
-        candidates.append(Bundle.main.bundlePath + "/ralph-mobile_RalphMobileServer.bundle/Contents/Resources/web")
-        candidates.append(Bundle.main.bundlePath + "/ralph-mobile_RalphMobileServer.bundle/web")
+        candidates.append(Bundle.main.bundlePath + "/ralph-mobile_RalphMobileServer.bundle/Contents/Resources/" + name)
+        candidates.append(Bundle.main.bundlePath + "/ralph-mobile_RalphMobileServer.bundle/" + name)
         #endif
-        return candidates.first { FileSystem.status($0 + "/index.html") != nil }
+        return candidates.first { FileSystem.status($0 + "/" + marker) != nil }
     }
 
     /// Every regular file under `root`, keyed by its path relative to `root`.
@@ -83,8 +89,12 @@ public struct WebAssets: Sendable {
 
     static func load(_ path: String) -> Asset? {
         guard FileSystem.status(path)?.isDirectory == false, let bytes = FileSystem.readSmallFile(path, limit: maxFileSize) else { return nil }
-        let digest = SHA256.hash(data: Data(bytes)).prefix(12).map { String(format: "%02x", $0) }.joined()
-        return Asset(body: ByteBuffer(bytes: bytes), contentType: contentType(for: path), etag: "\"\(digest)\"")
+        return Asset(body: ByteBuffer(bytes: bytes), contentType: contentType(for: path), etag: etag(of: Data(bytes)))
+    }
+
+    /// A strong ETag for `data`: a quoted prefix of its SHA-256.
+    static func etag(of data: Data) -> String {
+        "\"" + SHA256.hash(data: data).prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
     }
 
     static func contentType(for path: String) -> String {

@@ -244,6 +244,9 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
             throw ExitCode.failure
         }
+        // Beyond the runs' own grace, ten seconds for the rest of the shutdown; then the process ends anyway.
+        let deadline = ShutdownDeadline(seconds: configuration.stopGrace + 10)
+        defer { deadline.cancel() }
         try await server.makeApplication().runService()
     }
 }

@@ -338,6 +338,28 @@ struct ClusterChatTests {
         #expect(received == all && Set(received).count == received.count, "\(received.count) received, \(all.count) in the run")
     }
 
+    @Test("a clustered server whose database went away still stops when asked: after its runs' grace and ten seconds at most, saying why")
+    func stopsWithoutItsDatabase() async throws {
+        let tmp = TemporaryDirectory("rm-cluster")
+        let postgres = try await PostgresServer.start()
+        let url = try await postgres.makeDatabase()
+        // processHost gives runs a 3 s grace: the deadline is 13 s.
+        let (a, baseA) = try await ClusterTests.processHost(tmp, url: url, name: "alpha", workspace: ClusterTests.workspace(tmp, "ws-a", behaviour: "iterations: 200\npace: 0.1"))
+        defer { a.stop(within: 1) }
+        let id = try await ClusterTests.startRun(baseA)
+        let pid = try #require(try await HTTP.get(baseA + "/api/sessions/\(id)/status").json(Session.self).pid)
+        defer { kill(pid_t(pid), SIGKILL) }
+        // The database goes (immediate stop) while the run writes: the host's publishing and notifications wait on it.
+        await postgres.stop()
+        try await Task.sleep(for: .seconds(3))
+        let asked = ContinuousClock.now
+        let status = try await a.terminate(within: 25)
+        let took = ContinuousClock.now - asked
+        #expect(took < .seconds(20), "stopped after \(took)")
+        // Either it managed a graceful stop, or it says why it gave up.
+        #expect(status == 0 || a.log.value.contains("did not finish stopping within 13 s"), "exit \(status): \(a.log.value.suffix(600))")
+    }
+
     @Test("the database restarted while a run writes: every server reconnects and resynchronises, and its stream loses and repeats nothing")
     func databaseRestart() async throws {
         let tmp = TemporaryDirectory("rm-cluster")

@@ -67,9 +67,9 @@ struct Executable {
         }
 
         /// SIGTERM, then the exit status.
-        func terminate() async throws -> Int32 {
+        func terminate(within seconds: Double = 15) async throws -> Int32 {
             process.terminate()
-            try await eventually(15, "the server to exit") { !self.process.isRunning }
+            try await eventually(seconds, "the server to exit") { !self.process.isRunning }
             return process.terminationStatus
         }
     }

@@ -11,11 +11,13 @@ import Testing
 struct ContractTests {
     static let methods = ["get", "head", "post", "put", "patch", "delete", "options", "trace"]
 
-    /// The contract file in the source tree, as JSON (converted the way `/openapi.json` is).
+    /// The contract file in the source tree.
+    static let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "../../Sources/RalphMobileServer/Resources/openapi/openapi.yaml"
+    ).standardized.path
+
+    /// The contract file, as JSON (converted the way `/openapi.json` is).
     static func contract() throws -> [String: Any] {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-            "../../Sources/RalphMobileServer/Resources/openapi/openapi.yaml"
-        ).standardized.path
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let object = try JSONSerialization.jsonObject(with: try APIContract.jsonData(yaml: text))
         return try #require(object as? [String: Any])
@@ -40,11 +42,7 @@ struct ContractTests {
         let tmp = TemporaryDirectory()
         let server = try RouterFixture.server(tmp)
         let (router, ledger) = server.makeRouter()
-        var registered: [String: String] = [:]
-        for route in router.routes {
-            let path = route.path.description
-            registered["\(route.method.rawValue) \(path)"] = ledger.access(method: route.method.rawValue, path: path)?.description ?? "outside the groups"
-        }
+        let registered = RouteAccessTests.registered(router, ledger)
         let described = try Self.operations(try Self.contract())
         for key in Set(registered.keys).union(described.keys).sorted() {
             #expect(
@@ -107,10 +105,7 @@ struct ContractTests {
         defer { Task { await server.stop() } }
         let yaml = try await HTTP.get(server.base + "/openapi.yaml")
         #expect(yaml.status == 200 && yaml.headers["Content-Type"].first?.hasPrefix("application/yaml") == true)
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-            "../../Sources/RalphMobileServer/Resources/openapi/openapi.yaml"
-        ).standardized.path
-        #expect(yaml.body == FileManager.default.contents(atPath: path), "the bundled file, byte for byte")
+        #expect(yaml.body == FileManager.default.contents(atPath: Self.path), "the bundled file, byte for byte")
 
         let json = try await HTTP.get(server.base + "/openapi.json")
         #expect(json.status == 200 && json.headers["Content-Type"].first == "application/json")

@@ -110,17 +110,23 @@ struct RouteAccessTests {
         Role(rawValue: String(access.prefix { $0 != " " }))
     }
 
+    /// `METHOD path` → the access of every route `router` registers ("outside the groups" for one registered on the
+    /// router directly).
+    static func registered(_ router: Router<AppRequestContext>, _ ledger: RouteLedger) -> [String: String] {
+        var registered: [String: String] = [:]
+        for route in router.routes {
+            let path = route.path.description
+            registered["\(route.method.rawValue) \(path)"] = ledger.access(method: route.method.rawValue, path: path)?.description ?? "outside the groups"
+        }
+        return registered
+    }
+
     @Test("every registered route has the access the table gives it")
     func table() async throws {
         let tmp = TemporaryDirectory()
         let server = try RouterFixture.server(tmp)
         let (router, ledger) = server.makeRouter()
-        var actual: [String: String] = [:]
-        for route in router.routes {
-            let key = "\(route.method.rawValue) \(route.path)"
-            let access = ledger.access(method: route.method.rawValue, path: route.path.description)
-            actual[key] = access?.description ?? "outside the groups"
-        }
+        let actual = Self.registered(router, ledger)
         #expect(actual.count == router.routes.count, "a route is registered twice")
         for key in Set(actual.keys).union(Self.expected.keys).sorted() {
             #expect(actual[key] == Self.expected[key], "\(key): registered as \(actual[key] ?? "nothing"), table says \(Self.expected[key] ?? "nothing")")

@@ -1,7 +1,5 @@
 import Foundation
-import HTTPTypes
 import Hummingbird
-import NIOCore
 import RalphAPI
 import Synchronization
 import Yams
@@ -27,13 +25,8 @@ final class APIContract: Sendable {
         case json
     }
 
-    struct Document: Sendable {
-        let body: ByteBuffer
-        let etag: String
-    }
-
     private enum Source: Sendable {
-        case loaded(yaml: Document, json: Document)
+        case loaded(yaml: WebAssets.Asset, json: WebAssets.Asset)
         /// Why it cannot be served (the error its routes answer).
         case missing(String)
     }
@@ -81,14 +74,10 @@ final class APIContract: Sendable {
         }
         do {
             let json = try jsonData(yaml: text)
-            return .loaded(yaml: document(data), json: document(json))
+            return .loaded(yaml: WebAssets.Asset(data, contentType: "application/yaml; charset=utf-8"), json: WebAssets.Asset(json, contentType: "application/json"))
         } catch {
             return .missing("the API contract \(path) is not valid YAML: \(error)")
         }
-    }
-
-    private static func document(_ data: Data) -> Document {
-        Document(body: ByteBuffer(bytes: data), etag: WebAssets.etag(of: data))
     }
 
     /// The contract as one JSON object, keys sorted.
@@ -133,19 +122,7 @@ final class APIContract: Sendable {
         case .missing(let why):
             throw .other(.serviceUnavailable, .unavailable, "\(why); reinstall the server with its resources")
         case .loaded(let yaml, let json):
-            let document = format == .yaml ? yaml : json
-            var headers: HTTPFields = [
-                .contentType: format == .yaml ? "application/yaml; charset=utf-8" : "application/json",
-                .eTag: document.etag,
-                .cacheControl: "no-cache",
-                HTTPField.Name("X-Content-Type-Options")!: "nosniff",
-            ]
-            if let match = request.headers[.ifNoneMatch], WebRoutes.matches(match, etag: document.etag) {
-                headers[.contentType] = nil
-                return Response(status: .notModified, headers: headers)
-            }
-            headers[.contentLength] = String(document.body.readableBytes)
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: document.body))
+            return WebRoutes.respond(with: format == .yaml ? yaml : json, request)
         }
     }
 }

@@ -32,17 +32,23 @@ struct WebRoutes {
 
     func serve(_ relative: String, _ request: Request, headOnly: Bool = false) throws -> Response {
         guard let asset = try assets.asset(relative) else { throw APIError.notFound("no file /\(relative) in the dashboard") }
+        return Self.respond(with: asset, request, headOnly: headOnly)
+    }
+
+    /// A file served from memory: strong ETag, `304` when the client has it, never sniffed; HTML pages get the
+    /// dashboard's security headers.
+    static func respond(with asset: WebAssets.Asset, _ request: Request, headOnly: Bool = false) -> Response {
         var headers: HTTPFields = [
             .eTag: asset.etag,
             .cacheControl: "no-cache",
             HTTPField.Name("X-Content-Type-Options")!: "nosniff",
         ]
         if asset.contentType.hasPrefix("text/html") {
-            headers[HTTPField.Name("Content-Security-Policy")!] = Self.contentSecurityPolicy
+            headers[HTTPField.Name("Content-Security-Policy")!] = contentSecurityPolicy
             headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
             headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
         }
-        if let match = request.headers[.ifNoneMatch], Self.matches(match, etag: asset.etag) {
+        if let match = request.headers[.ifNoneMatch], matches(match, etag: asset.etag) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = asset.contentType

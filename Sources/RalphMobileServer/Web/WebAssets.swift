@@ -15,6 +15,17 @@ public struct WebAssets: Sendable {
         public let contentType: String
         /// Strong ETag: a quoted prefix of the content's SHA-256.
         public let etag: String
+
+        init(body: ByteBuffer, contentType: String, etag: String) {
+            self.body = body
+            self.contentType = contentType
+            self.etag = etag
+        }
+
+        /// `data` served as `contentType`, its ETag computed.
+        init(_ data: Data, contentType: String) {
+            self.init(body: ByteBuffer(bytes: data), contentType: contentType, etag: WebAssets.etag(of: data))
+        }
     }
 
     public struct LoadError: Error, CustomStringConvertible {
@@ -89,7 +100,7 @@ public struct WebAssets: Sendable {
 
     static func load(_ path: String) -> Asset? {
         guard FileSystem.status(path)?.isDirectory == false, let bytes = FileSystem.readSmallFile(path, limit: maxFileSize) else { return nil }
-        return Asset(body: ByteBuffer(bytes: bytes), contentType: contentType(for: path), etag: etag(of: Data(bytes)))
+        return Asset(Data(bytes), contentType: contentType(for: path))
     }
 
     /// A strong ETag for `data`: a quoted prefix of its SHA-256.

@@ -119,7 +119,7 @@ function parametersTable(spec, parameters) {
   return el('table', {}, el('thead', {}, el('tr', {}, el('th', {}, 'name'), el('th', {}, 'in'), el('th', {}, 'type'), el('th', {}, 'description'))), el('tbody', {}, rows));
 }
 
-function operationBody(spec, path, method, operation, pathItem) {
+function operationBody(spec, operation, pathItem) {
   const body = el('div', { class: 'op-body' });
   body.append(...markdown(operation.description || ''));
   const parameters = [...(pathItem.parameters || []), ...(operation.parameters || [])];
@@ -155,7 +155,6 @@ export function render(spec, main) {
   const info = spec.info || {};
   document.getElementById('docs-title').textContent = `${info.title || 'API'} ${info.version || ''}`.trim();
   main.append(el('details', { class: 'intro' }, el('summary', {}, 'About this API: errors, roles, the wire'), markdown(info.description || '')));
-  const tags = (spec.tags || []).map((tag) => tag.name);
   const sections = new Map();
   for (const tag of spec.tags || []) {
     const section = el('section', { class: 'tag', 'data-tag': tag.name }, el('h2', {}, tag.name), tag.description ? el('p', {}, inline(tag.description)) : null);
@@ -173,7 +172,6 @@ export function render(spec, main) {
         const section = el('section', { class: 'tag', 'data-tag': tag }, el('h2', {}, tag));
         sections.set(tag, section);
         main.append(section);
-        tags.push(tag);
       }
       const shownPath = pathItem['x-ralph-route'] || path;
       const details = el('details', {
@@ -188,7 +186,7 @@ export function render(spec, main) {
       details.append(summary);
       // The body is built when first opened: the whole contract at once is a lot of DOM for a phone.
       details.addEventListener('toggle', () => {
-        if (details.open && details.childElementCount === 1) details.append(operationBody(spec, path, method, operation, pathItem));
+        if (details.open && details.childElementCount === 1) details.append(operationBody(spec, operation, pathItem));
       });
       sections.get(tag).append(details);
     }

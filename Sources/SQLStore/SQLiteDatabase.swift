@@ -25,13 +25,22 @@ public final class SQLiteDatabase: SQLDatabase {
             try await pool.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
             do {
                 let result = try await body(Writer(pool: pool))
-                try await pool.writeWithoutTransaction { db in try db.execute(sql: "COMMIT") }
+                try await finish("COMMIT")
                 return result
             } catch {
-                try? await pool.writeWithoutTransaction { db in if db.isInsideTransaction { try db.execute(sql: "ROLLBACK") } }
+                try? await finish("ROLLBACK")
                 throw error
             }
         }
+    }
+
+    /// Ends the open transaction even when the calling task was cancelled (GRDB refuses a cancelled task's access,
+    /// which would leave the transaction open and the file locked for every other writer).
+    private func finish(_ statement: String) async throws {
+        let pool = pool
+        try await Task {
+            try await pool.writeWithoutTransaction { db in if db.isInsideTransaction { try db.execute(sql: statement) } }
+        }.value
     }
 
     public func read<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {

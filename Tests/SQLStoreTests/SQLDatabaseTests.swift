@@ -91,6 +91,37 @@ struct SQLDatabaseTests {
         }
     }
 
+    @Test("a transaction whose task is cancelled half-way is rolled back and leaves the database writable, here and for other connections")
+    func cancelledTransaction() async throws {
+        try await Self.onBoth { db in
+            try await Self.schema.migrate(db)
+            let inside = AsyncStream<Void>.makeStream()
+            let task = Task {
+                try await db.write { c in
+                    try await c.execute("INSERT INTO items (id, count) VALUES (?, ?)", "half", 1)
+                    inside.continuation.yield()
+                    // Cancelled here: the next statement is refused, and the transaction must not stay open.
+                    while !Task.isCancelled { try await Task.sleep(for: .milliseconds(5)) }
+                    try await c.execute("INSERT INTO items (id, count) VALUES (?, ?)", "never", 2)
+                }
+            }
+            var started = inside.stream.makeAsyncIterator()
+            _ = await started.next()
+            task.cancel()
+            let outcome = await task.result
+            #expect(throws: (any Error).self, "\(db.dialect): the cancelled transaction fails") { try outcome.get() }
+            #expect(try await db.query("SELECT id FROM items").isEmpty, "\(db.dialect): rolled back")
+            try await db.write { c in try await c.execute("INSERT INTO items (id, count) VALUES (?, ?)", "after", 3) }
+            #expect(try await db.query("SELECT id FROM items").map { try $0.string("id") } == ["after"], "\(db.dialect): still writable")
+            if let sqlite = db as? SQLiteDatabase {
+                // Another connection to the file (another process, a tool) is not locked out either.
+                let other = try SQLiteDatabase(path: sqlite.pool.path)
+                try await other.write { c in try await c.execute("INSERT INTO items (id, count) VALUES (?, ?)", "other", 4) }
+                await other.close()
+            }
+        }
+    }
+
     @Test("placeholders are numbered for PostgreSQL, never inside quotes; table definitions are translated")
     func dialect() {
         #expect(SQLDialect.postgres.placeholders("SELECT ? , '?' , ?") == "SELECT $1 , '?' , $2")

@@ -144,7 +144,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ralph-mobile-server",
-            dependencies: ["RalphMobileServer", "RalphSimulator", argumentParser],
+            dependencies: ["RalphMobileServer", "RalphSimulator", argumentParser, yams],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "RalphAPITests", dependencies: ["RalphAPI"], swiftSettings: swiftSettings),

@@ -305,7 +305,7 @@ struct ServiceCommand: ParsableCommand {
             let environment = ProcessInfo.processInfo.environment
             do {
                 try uninstall(environment: environment)
-            } catch let error as ServiceError {
+            } catch {
                 FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
                 throw ExitCode.failure
             }

@@ -90,7 +90,8 @@ struct ServiceCommandTests {
         #expect(try String(contentsOfFile: systemUnit, encoding: .utf8).contains("\nWantedBy=multi-user.target\n"))
         for unit in [home.unit, systemUnit] {
             let verify = try await Products.run(executable: Self.systemdAnalyze, ["verify", unit])
-            #expect(verify.status == 0 && verify.stderr.isEmpty, "systemd-analyze verify \(unit):\n\(verify.stderr)\n\(try String(contentsOfFile: unit, encoding: .utf8))")
+            let text = try String(contentsOfFile: unit, encoding: .utf8)
+            #expect(verify.status == 0 && verify.stderr.isEmpty, "systemd-analyze verify \(unit):\n\(verify.stderr)\n\(text)")
         }
         // The quoted, escaped word reads back as given: systemd's own parse of ExecStart.
         let show = try String(contentsOfFile: home.unit, encoding: .utf8)

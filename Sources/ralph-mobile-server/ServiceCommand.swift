@@ -129,7 +129,28 @@ struct ServiceCommand: ParsableCommand {
             }
         }
 
+        /// The words after `install` on the command line, less install's own options. ArgumentParser gives the server's
+        /// options written there (`--port`) to the root command, which declares them, so they are taken as written.
+        static func serverWords(_ words: [String]) -> [String] {
+            guard let start = words.firstIndex(of: "install") else { return [] }
+            var result: [String] = []
+            var index = start + 1
+            while index < words.count {
+                let word = words[index]
+                index += 1
+                if ["--user", "--force", "--print", "--dry-run", "--"].contains(word) { continue }
+                if word == "--config" || word == "--init-system" {
+                    index += 1
+                    continue
+                }
+                if word.hasPrefix("--config=") || word.hasPrefix("--init-system=") { continue }
+                result.append(word)
+            }
+            return result
+        }
+
         private func install(environment: [String: String]) throws {
+            let serverArguments = Self.serverWords(Array(CommandLine.arguments.dropFirst()))
             let workingDirectory = FileManager.default.currentDirectoryPath
             // The configuration file, by its absolute path: the service may not share this shell's $XDG_CONFIG_HOME.
             var configFile: String?

@@ -136,7 +136,8 @@ public struct RalphMobileServer: Sendable {
         if shared == nil { try Self.checkKeyed(configuration, keyStore: keyStore) }
         let webSessions = try WebSessionStore(path: configuration.webSessionsFile)
         authenticator = Authenticator(
-            keyStore: keyStore, apiKey: configuration.apiKey, loopbackOnly: configuration.isLoopbackOnly, webSessions: webSessions
+            keyStore: keyStore, apiKey: configuration.apiKey, loopbackOnly: configuration.isLoopbackOnly, webSessions: webSessions,
+            failureLimit: configuration.authFailureLimit
         )
         do {
             webAssets = try WebAssets(directory: configuration.webRoot)

@@ -49,6 +49,8 @@ public struct ServerConfiguration: Sendable {
     public var userConfigFile: String? = WorkspaceConfig.userDefaultsFile()
     /// Seconds between SIGTERM and SIGKILL when stopping a run.
     public var stopGrace: Double = 10
+    /// Wrong keys one address may present per minute before its further attempts are refused (``FailureThrottle``).
+    public var authFailureLimit = 10
     /// Seconds `POST /api/sessions` waits for ralph's events file before answering with a pending id.
     public var startTimeout: Double = 5
     /// Start runs as `ralph run --rpc` (live cost, tokens, context use, urgent steer); false for a ralph without RPC.

@@ -71,6 +71,12 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("stop-grace"), help: ArgumentHelp("Seconds a stopped run gets to shut down after SIGTERM before SIGKILL.", valueName: "seconds"))
     var stopGrace: Double = 10
 
+    @Option(
+        name: .customLong("auth-failure-limit"),
+        help: ArgumentHelp("Wrong keys one address may present per minute before its further attempts get 429 for the rest of it.", valueName: "count")
+    )
+    var authFailureLimit = 10
+
     @Flag(name: .customLong("no-ralph-rpc"), help: "Start runs without --rpc (for a ralph older than 2.7): no live cost or context use, no urgent steer of them.")
     var noRalphRPC = false
 
@@ -177,6 +183,7 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
         }
         if demoPace <= 0 || heartbeatInterval <= 0 || pollInterval <= 0 || startTimeout <= 0 { throw ValidationError("intervals must be positive") }
         if stopGrace < 0 || stopGrace > 3600 { throw ValidationError("--stop-grace must be between 0 and 3600 seconds") }
+        if authFailureLimit < 1 { throw ValidationError("--auth-failure-limit must be at least 1") }
         if ralphCommand.isEmpty { throw ValidationError("--ralph-command cannot be empty") }
         if claudeCommand.isEmpty { throw ValidationError("--claude-command cannot be empty") }
         if codexCommand.isEmpty { throw ValidationError("--codex-command cannot be empty") }
@@ -219,6 +226,7 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
         configuration.useInotify = !noInotify
         configuration.ralphCommand = ralphCommand
         configuration.stopGrace = stopGrace
+        configuration.authFailureLimit = authFailureLimit
         configuration.ralphRPC = !noRalphRPC
         configuration.experimentalUrgentSteer = experimentalUrgentSteer
         configuration.claudeCommand = claudeCommand

@@ -44,26 +44,33 @@ struct EventStreamRoutes {
         case all
     }
 
+    /// Where a stream starts: `Last-Event-ID`, else `?after=`, else `?history=` (default the last 200). Every one given is
+    /// checked, also one that another makes unused, so a bad value is always refused rather than sometimes ignored.
     static func cursor(for request: Request) throws(APIError) -> Cursor {
+        let query = request.uri.queryParameters
+        var history = Cursor.last(defaultHistory)
+        if let text = query["history"] {
+            if text == "all" {
+                history = .all
+            } else {
+                guard let n = Int(text), n >= 0 else { throw .invalidParameter("history must be a non-negative integer or 'all', got '\(text.prefix(40))'") }
+                history = .last(n)
+            }
+        }
+        var after: SessionEventID?
+        if let text = query["after"] {
+            guard let id = SessionEventID(String(text)) else {
+                throw .invalidParameter("after must be an event id (a non-negative integer, or <line>:<check>), got '\(text.prefix(40))'")
+            }
+            after = id
+        }
         if let header = request.headers[.lastEventID]?.trimmingCharacters(in: .whitespaces), !header.isEmpty {
             guard let id = SessionEventID(header) else {
                 throw .invalidParameter("Last-Event-ID must be an event id (a non-negative integer, or <line>:<check>), got '\(header.prefix(40))'")
             }
             return .after(id)
         }
-        let query = request.uri.queryParameters
-        if let after = query["after"] {
-            guard let id = SessionEventID(String(after)) else {
-                throw .invalidParameter("after must be an event id (a non-negative integer, or <line>:<check>), got '\(after.prefix(40))'")
-            }
-            return .after(id)
-        }
-        if let history = query["history"] {
-            if history == "all" { return .all }
-            guard let n = Int(history), n >= 0 else { throw .invalidParameter("history must be a non-negative integer or 'all', got '\(history.prefix(40))'") }
-            return .last(n)
-        }
-        return .last(defaultHistory)
+        return after.map { .after($0) } ?? history
     }
 
     // MARK: - Session stream

@@ -34,7 +34,7 @@ public struct PresenceMachine: Sendable, Equatable {
         case send(PresenceReport)
     }
 
-    /// How long a report counts on the server (``PresenceReport/refreshSeconds``).
+    /// How long a report counts on the server (`PresenceReport.refreshSeconds`).
     public var refresh: Duration
     public private(set) var isForeground = false
     public private(set) var screen: String?

@@ -28,7 +28,7 @@ public final class PresenceReporter {
     @ObservationIgnored private var queue: Task<Void, Never>?
 
     /// - Parameters:
-    ///   - refresh: how often a foreground report is renewed (``PresenceReport/refreshSeconds``; tests shorten it).
+    ///   - refresh: how often a foreground report is renewed (`PresenceReport.refreshSeconds`; tests shorten it).
     ///   - send: delivers one report (``RalphClient/reportPresence(_:)``).
     public init(refresh: Duration = .seconds(PresenceReport.refreshSeconds), send: @escaping @Sendable (PresenceReport) async throws -> Void) {
         machine = PresenceMachine(refresh: refresh)

@@ -7,7 +7,7 @@ import RalphAPI
 ///
 /// - ``isSessionActive`` is true when the server's `mode` is `live`, or when the session was paused from this client.
 /// - An active session is streamed as soon as ``connect()`` is called, and so is one whose host is offline in a cluster
-///   (``Session/isUnreachable``: its events so far come from the cluster); a finished one is not streamed at all: the
+///   (`Session.isUnreachable`: its events so far come from the cluster); a finished one is not streamed at all: the
 ///   connection state is `disconnected` and the events already shown stay visible (a first look at a finished
 ///   session shows its recent events from the detail call).
 /// - Pausing keeps the stream open.

@@ -169,12 +169,25 @@ public final class KeyStore: Sendable {
         return made
     }
 
-    /// Revokes the key whose id is `id` or starts with it.
+    /// Whether `id`, as a person typed it to revoke a key, names the key `keyID`: its whole id (with or without `k_`),
+    /// or the start of it when at least ``minimumPrefix`` characters of the hex part are given — a shorter prefix could
+    /// name a key nobody meant.
+    public static func names(_ id: String, keyID: String) -> Bool {
+        let full = id.hasPrefix("k_") ? id : "k_" + id
+        if keyID == full { return true }
+        return full.count - 2 >= minimumPrefix && keyID.hasPrefix(full)
+    }
+
+    /// Characters of a key id's hex part a prefix needs to revoke it.
+    public static let minimumPrefix = 4
+
+    /// Revokes the key ``names(_:keyID:)`` picks out: exactly one, else ``KeyError/notFound(_:)`` or
+    /// ``KeyError/ambiguous(_:)``.
     public func revoke(_ id: String) throws(KeyError) -> StoredKey {
         var removed: StoredKey?
         var failure: KeyError?
         try update { keys in
-            let matches = keys.filter { $0.id == id || $0.id.hasPrefix(id) || ("k_" + id) == $0.id }
+            let matches = keys.filter { Self.names(id, keyID: $0.id) }
             if matches.count == 1 {
                 removed = matches[0]
                 keys.removeAll { $0.id == matches[0].id }

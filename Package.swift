@@ -65,6 +65,8 @@ let package = Package(
         .target(name: "RalphSimulator", dependencies: ["RalphFiles"], swiftSettings: swiftSettings),
         // Processes: spawning ralph in its own process group, reaping, signals, /proc inspection.
         .target(name: "CProcessSupport"),
+        // Debian's libqrencode, for the pairing QR codes (issue 26): a real encoder, not a hand-written one.
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .target(
             name: "AgentRunner",
             dependencies: ["RalphAPI", "RalphFiles", "CProcessSupport", logging],
@@ -112,7 +114,7 @@ let package = Package(
         // Hummingbird application: routes, auth, SSE, event hub.
         .target(
             name: "RalphMobileServer",
-            dependencies: ["RalphAPI", "RalphFiles", "RalphSimulator", "AgentRunner", "RalphNotify", "SQLStore", hummingbird, crypto, logging, nio("NIOEmbedded"),
+            dependencies: ["RalphAPI", "RalphFiles", "RalphSimulator", "AgentRunner", "RalphNotify", "SQLStore", "CQRencode", hummingbird, crypto, logging, nio("NIOEmbedded"),
                 serviceLifecycle, deque, grdb, asyncHTTPClient, nioSSL, yams],
             // The web dashboard: plain HTML, CSS and JavaScript modules, no build step.
             resources: [.copy("Resources/web"), .copy("Resources/openapi")],

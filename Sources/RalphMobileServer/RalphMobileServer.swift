@@ -40,6 +40,8 @@ public struct RalphMobileServer: Sendable {
     /// This server as a host (its id and name), and the cluster it belongs to when it shares a PostgreSQL database.
     let hosts: HostRegistry
     let cluster: Cluster?
+    /// The port the server listens on, once it does (pairing URLs need it when it was asked for port 0).
+    let listeningPort = ListeningPort()
 
     /// A server on its own, with its SQLite database (the configuration must not name a PostgreSQL one: use
     /// ``open(configuration:logger:)``).
@@ -321,6 +323,10 @@ public struct RalphMobileServer: Sendable {
         LiveActivityRoutes(updater: liveActivities, lookup: lookup, chat: chat).register(on: routes)
         WebRoutes(assets: webAssets).register(on: routes)
         ContractRoutes(contract: contract).register(on: routes)
+        PairingRoutes(
+            store: PairingStore(path: configuration.pairingFile), keyStore: keyStore, authenticator: authenticator, boundHost: configuration.host,
+            boundPort: { [listeningPort, configuration] in listeningPort.current(or: configuration.port) }, clustered: cluster != nil
+        ).register(on: routes)
         routeTable.record(router.routes.map { ($0.path, $0.method.rawValue) })
         if let cluster {
             // Commands other hosts send run through this very router.
@@ -337,6 +343,8 @@ public struct RalphMobileServer: Sendable {
         let configuration = self.configuration
         let authRequired = authenticator.authRequired
         let policy = configuration.connectionPolicy
+        let listeningPort = self.listeningPort
+        let clustered = cluster != nil
         return Application(
             router: router,
             server: .guarded(policy, limiter: ConnectionLimiter(maxConnections: policy.maxConnections)),
@@ -358,6 +366,14 @@ public struct RalphMobileServer: Sendable {
             ],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
+                listeningPort.set(port)
+                // For `ralph-mobile-server pair`, which runs as another process and puts this address in its QR code.
+                let record = ServerAddressRecord(host: configuration.host, port: port, pid: getpid(), cluster: clustered)
+                do {
+                    try record.write(to: configuration.dataDirectory)
+                } catch {
+                    logger.warning("cannot record the listening address for `ralph-mobile-server pair` (give it --url): \(error)")
+                }
                 logger.notice(
                     "ralph-mobile-server \(RalphMobileVersion.current) listening on http://\(configuration.host):\(port)",
                     metadata: [

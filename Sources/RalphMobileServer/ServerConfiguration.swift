@@ -128,6 +128,8 @@ public struct ServerConfiguration: Sendable {
     public var vapidKeyFile: String { dataDirectory + "/vapid-key.pem" }
     /// Browser logins of the web dashboard.
     public var webSessionsFile: String { dataDirectory + "/web-sessions.json" }
+    /// Single-use pairing codes (their digests), shared with `ralph-mobile-server pair`.
+    public var pairingFile: String { dataDirectory + "/pairing.json" }
 
     /// The connection limits in force: the configured ones, the connection limit derived when not given.
     public var connectionPolicy: ConnectionPolicy {

@@ -36,7 +36,7 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
               ralph-mobile-server --bind-all          LAN access (needs a key)
             """,
         version: RalphMobileVersion.current,
-        subcommands: [Keys.self, DemoLoopCommand.self]
+        subcommands: [Keys.self, DemoLoopCommand.self, Pair.self]
     )
 
     @Option(name: [.short, .long], help: ArgumentHelp("Port to listen on; 0 picks a free one.", valueName: "port"))

@@ -103,6 +103,11 @@ struct RouteAccessTests {
         "GET /api/notifications/deliveries": "admin",
         // The token in the body is the credential: single-use, expiring, for one decision.
         "POST /api/notifications/actions": "open",
+        // Pairing a phone (issue 26): admins make single-use codes; the phone, which has no key yet, spends one (the
+        // code in the body is the credential: single use, minutes long, guesses throttled).
+        "POST /api/pairing": "admin",
+        "POST /api/pairing/exchange": "open",
+        "GET /pair": "open", "HEAD /pair": "open",
     ]
 
     /// The role a table entry names (nil for "open").

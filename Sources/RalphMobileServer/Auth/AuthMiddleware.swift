@@ -15,8 +15,8 @@ struct AuthMiddleware: RouterMiddleware {
     let authenticator: Authenticator
 
     /// The `/api/` routes registered on ``Routes/open`` (``RouteAccessTests`` checks the two agree). A notification
-    /// action carries its own credential, a single-use token.
-    static let open: Set<String> = ["/api/health", "/api/login", "/api/logout", "/api/notifications/actions"]
+    /// action carries its own credential, a single-use token, and so does a pairing exchange (a single-use code).
+    static let open: Set<String> = ["/api/health", "/api/login", "/api/logout", "/api/notifications/actions", "/api/pairing/exchange"]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path

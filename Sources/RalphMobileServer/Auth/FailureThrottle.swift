@@ -49,7 +49,7 @@ final class FailureThrottle: Sendable {
     func error(waiting wait: Duration) -> APIError {
         let seconds = Int((wait + .milliseconds(999)).components.seconds)
         return .tooManyRequests(
-            "\(limit) wrong keys from this address within \(window.components.seconds) s; retry in \(max(1, seconds)) s", retryAfter: seconds
+            "\(limit) wrong keys or pairing codes from this address within \(window.components.seconds) s; retry in \(max(1, seconds)) s", retryAfter: seconds
         )
     }
 

@@ -14,6 +14,7 @@ public enum EmitPayload {
     public struct Problem: Error, Equatable, Sendable, CustomStringConvertible {
         /// What is wrong, for the person who typed it.
         public let message: String
+        /// The ``message``.
         public var description: String { message }
     }
 

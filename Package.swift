@@ -19,6 +19,8 @@ let postgresNIO: Target.Dependency = .product(name: "PostgresNIO", package: "pos
 let asyncHTTPClient: Target.Dependency = .product(name: "AsyncHTTPClient", package: "async-http-client")
 let nioSSL: Target.Dependency = .product(name: "NIOSSL", package: "swift-nio-ssl")
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
+let metrics: Target.Dependency = .product(name: "Metrics", package: "swift-metrics")
+let prometheus: Target.Dependency = .product(name: "Prometheus", package: "swift-prometheus")
 func nio(_ name: String) -> Target.Dependency { .product(name: name, package: "swift-nio") }
 
 let package = Package(
@@ -47,6 +49,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // Wire contract shared by server and clients. Foundation only.
@@ -111,7 +115,7 @@ let package = Package(
         .target(
             name: "RalphMobileServer",
             dependencies: ["RalphAPI", "RalphFiles", "RalphSimulator", "AgentRunner", "RalphNotify", "SQLStore", hummingbird, crypto, logging, nio("NIOEmbedded"),
-                serviceLifecycle, deque, grdb, asyncHTTPClient, nioSSL, yams],
+                serviceLifecycle, deque, grdb, asyncHTTPClient, nioSSL, yams, prometheus],
             // The web dashboard: plain HTML, CSS and JavaScript modules, no build step.
             resources: [.copy("Resources/web"), .copy("Resources/openapi")],
             swiftSettings: swiftSettings
@@ -144,7 +148,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ralph-mobile-server",
-            dependencies: ["RalphMobileServer", "RalphSimulator", argumentParser],
+            dependencies: ["RalphMobileServer", "RalphSimulator", argumentParser, metrics],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "RalphAPITests", dependencies: ["RalphAPI"], swiftSettings: swiftSettings),

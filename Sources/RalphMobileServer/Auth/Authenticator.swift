@@ -20,10 +20,13 @@ public final class Authenticator: Sendable {
     let webSessions: WebSessionStore
     /// Refuses an address that keeps presenting wrong keys.
     let throttle = FailureThrottle()
+    /// The digest of `--metrics-key`: a key for `GET /metrics` and nothing else.
+    let metricsKeyDigest: [UInt8]?
 
-    public init(keyStore: KeyStore, apiKey: String?, loopbackOnly: Bool, webSessions: WebSessionStore) {
+    public init(keyStore: KeyStore, apiKey: String?, loopbackOnly: Bool, webSessions: WebSessionStore, metricsKey: String? = nil) {
         self.keyStore = keyStore
         self.apiKeyDigest = apiKey.map { Array(SHA256.hash(data: Data($0.utf8))) }
+        self.metricsKeyDigest = metricsKey.map { Array(SHA256.hash(data: Data($0.utf8))) }
         self.loopbackOnly = loopbackOnly
         self.webSessions = webSessions
     }
@@ -67,6 +70,12 @@ public final class Authenticator: Sendable {
             identity = CallerIdentity(role: .admin, keyID: "cli")
         }
         return identity
+    }
+
+    /// Whether `presented` is the metrics key (compared in constant time).
+    func isMetricsKey(_ presented: String) -> Bool {
+        guard let metricsKeyDigest, !presented.isEmpty else { return false }
+        return KeyStore.constantTimeEqual(metricsKeyDigest, Array(SHA256.hash(data: Data(presented.utf8))))
     }
 
     /// The key a request presents, if any.

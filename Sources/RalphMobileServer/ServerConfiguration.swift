@@ -15,6 +15,9 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory: String
     /// An admin key given on the command line or in `RALPH_MOBILE_API_KEY`.
     public var apiKey: String?
+    /// A key for `GET /metrics` and nothing else (`--metrics-key`, `RALPH_MOBILE_METRICS_KEY`): what a Prometheus
+    /// scraper presents as `Authorization: Bearer <key>`.
+    public var metricsKey: String?
     /// Run the built-in ralph simulator in `<data-dir>/demo`.
     public var demo = false
     /// Seconds between the demo's events.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Metrics
 import RalphAPI
 import RalphMobileServer
 import RalphSimulator
@@ -58,6 +59,12 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
     var apiKey: String?
 
     @OptionGroup var data: DataDirectoryOptions
+
+    @Option(
+        name: .customLong("metrics-key"),
+        help: ArgumentHelp(
+            "A key for GET /metrics and nothing else, sent as Authorization: Bearer <key> (or set RALPH_MOBILE_METRICS_KEY).", valueName: "key"))
+    var metricsKey: String?
 
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel = "info"
@@ -199,6 +206,9 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
         if let apiKey, let weakness = APIKeyPolicy.weakness(of: apiKey) {
             throw ValidationError(APIKeyPolicy.refusal(weakness, source: "--api-key"))
         }
+        if let metricsKey, let weakness = APIKeyPolicy.weakness(of: metricsKey) {
+            throw ValidationError(APIKeyPolicy.refusal(weakness, source: "--metrics-key"))
+        }
     }
 
     func run() async throws {
@@ -219,6 +229,7 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         configuration.apiKey = apiKey ?? environmentKey
+        configuration.metricsKey = metricsKey ?? ProcessInfo.processInfo.environment["RALPH_MOBILE_METRICS_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.demo = demo
         configuration.demoPace = demoPace
         configuration.heartbeatInterval = heartbeatInterval
@@ -252,6 +263,9 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
             throw ExitCode.failure
         }
+        // What a library records through swift-metrics' global system goes to this server's registry too (the server's
+        // own metrics are created in that registry directly, so tests can run many servers in one process).
+        MetricsSystem.bootstrap(server.metrics.factory)
         // Beyond the runs' own grace, ten seconds for the rest of the shutdown; then the process ends anyway.
         let deadline = ShutdownDeadline(seconds: configuration.stopGrace + 10)
         defer { deadline.cancel() }

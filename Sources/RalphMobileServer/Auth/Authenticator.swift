@@ -20,11 +20,16 @@ public final class Authenticator: Sendable {
     let webSessions: WebSessionStore
     /// Refuses an address that keeps presenting wrong keys.
     let throttle: FailureThrottle
+    /// The digest of `--metrics-key`: a key for `GET /metrics` and nothing else.
+    let metricsKeyDigest: [UInt8]?
 
-    public init(keyStore: KeyStore, apiKey: String?, loopbackOnly: Bool, webSessions: WebSessionStore, failureLimit: Int = 10) {
+    public init(
+        keyStore: KeyStore, apiKey: String?, loopbackOnly: Bool, webSessions: WebSessionStore, metricsKey: String? = nil, failureLimit: Int = 10
+    ) {
         self.throttle = FailureThrottle(limit: failureLimit)
         self.keyStore = keyStore
         self.apiKeyDigest = apiKey.map { Array(SHA256.hash(data: Data($0.utf8))) }
+        self.metricsKeyDigest = metricsKey.map { Array(SHA256.hash(data: Data($0.utf8))) }
         self.loopbackOnly = loopbackOnly
         self.webSessions = webSessions
     }
@@ -68,6 +73,12 @@ public final class Authenticator: Sendable {
             identity = CallerIdentity(role: .admin, keyID: "cli")
         }
         return identity
+    }
+
+    /// Whether `presented` is the metrics key (compared in constant time).
+    func isMetricsKey(_ presented: String) -> Bool {
+        guard let metricsKeyDigest, !presented.isEmpty else { return false }
+        return KeyStore.constantTimeEqual(metricsKeyDigest, Array(SHA256.hash(data: Data(presented.utf8))))
     }
 
     /// The key a request presents, if any. An `X-Api-Key` header is a presented key even when empty (a client that

@@ -45,6 +45,11 @@ final class FailureThrottle: Sendable {
         }
     }
 
+    /// Forgets every address's wrong keys (tests that ask many routes with one wrong key from one address).
+    func clear() {
+        entries.withLock { $0 = [:] }
+    }
+
     /// The `429` for an address that must wait `wait`.
     func error(waiting wait: Duration) -> APIError {
         let seconds = Int((wait + .milliseconds(999)).components.seconds)

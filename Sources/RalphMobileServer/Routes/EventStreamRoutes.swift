@@ -18,6 +18,8 @@ struct EventStreamRoutes {
     let legacy: LegacyStreamClients
     /// Seconds between heartbeats on a legacy stream held open after `end`.
     let heartbeatInterval: Double
+    /// Where resumes are counted.
+    let metrics: ServerMetrics
     /// How long a stream request for a run that is still starting waits for it.
     static let pendingWait = 30.0
 
@@ -120,6 +122,7 @@ struct EventStreamRoutes {
             }
             // The history the client knew is gone: it gets the current file from its first line.
             if reset != nil { after = 0 }
+            metrics.streamResumed(route: context.endpointPath ?? "/api/sessions/{id}/events", depth: lastLine - after)
         case .last(let n): after = max(0, lastLine - n)
         case .all: after = 0
         }
@@ -190,6 +193,7 @@ struct EventStreamRoutes {
         frames.writeBuffer(&end)
         let pending = frames
         try await watch.writing { try await writer.write(pending) }
+        watch.counters?.loggedFrames.increment(by: Int64(withState ? 2 : 1))
     }
 
     /// The check of line `line` of a run as the file holds it now (nil when that line is not an event any more).
@@ -227,6 +231,7 @@ struct EventStreamRoutes {
                     buffer.writeBuffer(&frame)
                 }
                 try await watch.writing { try await writer.write(buffer) }
+                watch.counters?.loggedFrames.increment(by: Int64(batch.events.count))
             }
             if batch.done { return }
             position = batch.next

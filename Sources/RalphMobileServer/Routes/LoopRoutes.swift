@@ -95,7 +95,9 @@ struct LoopRoutes {
         let root = roots.root(containing: workspace) ?? workspace
         let outcome: RunSupervisor.StartOutcome
         do {
-            outcome = try await supervisor.start(RunSupervisor.StartPlan(workingDirectory: workspace, root: root, arguments: arguments))
+            var plan = RunSupervisor.StartPlan(workingDirectory: workspace, root: root, arguments: arguments)
+            plan.requestID = context.requestID
+            outcome = try await supervisor.start(plan)
         } catch {
             throw APIError.failedToSpawn(error.description)
         }

@@ -44,6 +44,6 @@ struct LoginThrottleTests {
         for _ in 0..<3 { #expect(try await HTTP.get(server.base + "/api/sessions", headers: [("X-Api-Key", "wrong")]).status == 401) }
         let refused = try await HTTP.get(server.base + "/api/sessions", headers: [("X-Api-Key", Self.key)])
         #expect(refused.status == 429, "the fourth attempt is refused, right key or not")
-        #expect(refused.text.contains("3 wrong keys from this address"), "\(refused.text)")
+        #expect(refused.text.contains("3 wrong keys or pairing codes from this address"), "\(refused.text)")
     }
 }

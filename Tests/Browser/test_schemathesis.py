@@ -53,6 +53,16 @@ def toml_string(value):
 class Schemathesis(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
+        cls.ralph = cls.server = cls.anthropic = None
+        try:
+            cls.start()
+        except BaseException:
+            # unittest does not call tearDownClass after a failed setUpClass: nothing may be left running.
+            cls.tearDownClass()
+            raise
+
+    @classmethod
+    def start(cls):
         cls.workspace = Workspace()
         # Runs started by the admin's requests end by themselves, quickly.
         cls.workspace.write("presets/quick.yml", "# Quick preset\nevent_loop:\n  max_iterations: 3\n" + fake_ralph(3))
@@ -93,12 +103,15 @@ class Schemathesis(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         try:
-            cls.ralph.stop()
+            if cls.ralph:
+                cls.ralph.stop()
         finally:
             try:
-                cls.server.stop()
+                if cls.server:
+                    cls.server.stop()
             finally:
-                cls.anthropic.stop()
+                if cls.anthropic:
+                    cls.anthropic.stop()
                 if not os.environ.get("RALPH_MOBILE_ST_KEEP"):
                     cls.workspace.cleanup()
 

@@ -238,6 +238,9 @@ struct PairingTests {
         // Making codes: admins only, sensible lifetimes and URLs.
         let noKey = try await Self.post(server, "/api/pairing", #"{"role": "viewer"}"#, key: nil)
         #expect(noKey.status == 401)
+        // A lifetime no Int can hold is refused in words, not a crash (schemathesis found it).
+        let huge = try await Self.post(server, "/api/pairing", #"{"role": "viewer", "expires_in": -9.753266193179378e+307}"#)
+        #expect(huge.status == 400 && huge.text.contains("30 seconds to 60 minutes"), "\(huge.status) \(huge.text)")
         let short = try await Self.post(server, "/api/pairing", #"{"role": "viewer", "expires_in": 5}"#)
         #expect(short.status == 400 && Self.error(short).contains("30 seconds to 60 minutes"))
         let badURL = try await Self.post(server, "/api/pairing", #"{"role": "viewer", "url": "ftp://x"}"#)

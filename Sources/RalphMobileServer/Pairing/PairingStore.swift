@@ -47,7 +47,8 @@ public final class PairingStore: Sendable {
             case .roleTooWide(let requested, let creator):
                 "a \(creator.rawValue) cannot make a pairing code for the wider role \(requested.rawValue)"
             case .badLifetime(let seconds):
-                "a pairing code must be valid for 30 seconds to 60 minutes, not \(Int(seconds)) seconds"
+                // (Formatted, never converted to Int: a huge or non-finite number would trap.)
+                "a pairing code must be valid for 30 seconds to 60 minutes, not \(seconds) seconds"
             case .tooManyPending(let count):
                 "\(count) pairing codes are waiting to be used already; use or let some expire (\(Int(PairingStore.defaultLifetime / 60)) minutes) first"
             case .unreadable(let reason): "cannot read the pairing codes: \(reason)"

@@ -42,6 +42,7 @@ SEMANTIC_400 = {
     "POST /api/config/import": "`content` must be ralph's configuration: a YAML mapping with known sections",
     "POST /api/sessions": "`config_path`, `prompt_path` and `working_dir` must name files and directories in the workspace",
     "POST /api/loops": "`config_path` must name a file in the workspace and the workspace be a git repository",
+    "POST /api/pairing": "`url` must be an address a URL parser reads with a host",
 }
 
 

@@ -199,36 +199,18 @@ public final class KeyStore: Sendable {
         return removed!
     }
 
-    /// Read-modify-write under an exclusive lock on `keys.json.lock`, written atomically with mode 0600.
+    /// Read-modify-write under an exclusive lock on `keys.json.lock`, written atomically with mode 0600
+    /// (``PrivateFile``).
     private func update(_ change: (inout [StoredKey]) -> Void) throws(KeyError) {
-        let directory = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw .writeFailed("cannot create \(directory): \(error.localizedDescription)")
-        }
-        let lockFD = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lockFD >= 0 else { throw .writeFailed("cannot open \(path).lock: \(String(cString: strerror(errno)))") }
-        defer { close(lockFD) }
-        flock(lockFD, LOCK_EX)
-        defer { flock(lockFD, LOCK_UN) }
-        try reload()
-        var keys = state.withLock { $0.keys }
-        change(&keys)
-        let temp = path + ".tmp-\(getpid())"
-        do {
-            let data = try WireJSON.encodePretty(File(keys: keys))
-            guard FileManager.default.createFile(atPath: temp, contents: data, attributes: [.posixPermissions: 0o600]) else {
-                throw KeyError.writeFailed("cannot create \(temp)")
+        try PrivateFile.update(path, failure: KeyError.writeFailed) { () throws(KeyError) -> Data? in
+            try reload()
+            var keys = state.withLock { $0.keys }
+            change(&keys)
+            do {
+                return try WireJSON.encodePretty(File(keys: keys))
+            } catch {
+                throw .writeFailed("\(error)")
             }
-            chmod(temp, 0o600)
-            guard rename(temp, path) == 0 else { throw KeyError.writeFailed("cannot replace \(path): \(String(cString: strerror(errno)))") }
-        } catch let error as KeyError {
-            unlink(temp)
-            throw error
-        } catch {
-            unlink(temp)
-            throw .writeFailed("\(error)")
         }
         try reload()
     }

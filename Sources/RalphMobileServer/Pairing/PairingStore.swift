@@ -214,33 +214,14 @@ public final class PairingStore: Sendable {
     /// Read-modify-write under an exclusive lock on `pairing.json.lock`; codes long expired or spent are forgotten on
     /// the way; written atomically with mode 0600. `change` may throw to leave the file as it was.
     private func update(now: Double, _ change: (inout [Entry]) throws(PairingError) -> Void) throws(PairingError) {
-        let directory = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw .writeFailed("cannot create \(directory): \(error.localizedDescription)")
-        }
-        let lockFD = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lockFD >= 0 else { throw .writeFailed("cannot open \(path).lock: \(String(cString: strerror(errno)))") }
-        defer { close(lockFD) }
-        guard flock(lockFD, LOCK_EX) == 0 else { throw .writeFailed("cannot lock \(path).lock: \(String(cString: strerror(errno)))") }
-        defer { flock(lockFD, LOCK_UN) }
-        var codes = try read().filter { max($0.expiresAt, $0.usedAt ?? 0) + Self.memory > now }
-        try change(&codes)
-        let temp = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let data: Data
-        do {
-            data = try WireJSON.encodePretty(File(codes: codes))
-        } catch {
-            throw .writeFailed("\(error)")
-        }
-        guard FileManager.default.createFile(atPath: temp, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw .writeFailed("cannot create \(temp)")
-        }
-        guard rename(temp, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temp)
-            throw .writeFailed("cannot replace \(path): \(reason)")
+        try PrivateFile.update(path, failure: PairingError.writeFailed) { () throws(PairingError) -> Data? in
+            var codes = try read().filter { max($0.expiresAt, $0.usedAt ?? 0) + Self.memory > now }
+            try change(&codes)
+            do {
+                return try WireJSON.encodePretty(File(codes: codes))
+            } catch {
+                throw .writeFailed("\(error)")
+            }
         }
     }
 }

@@ -19,6 +19,8 @@ let postgresNIO: Target.Dependency = .product(name: "PostgresNIO", package: "pos
 let asyncHTTPClient: Target.Dependency = .product(name: "AsyncHTTPClient", package: "async-http-client")
 let nioSSL: Target.Dependency = .product(name: "NIOSSL", package: "swift-nio-ssl")
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
+let metrics: Target.Dependency = .product(name: "Metrics", package: "swift-metrics")
+let prometheus: Target.Dependency = .product(name: "Prometheus", package: "swift-prometheus")
 func nio(_ name: String) -> Target.Dependency { .product(name: name, package: "swift-nio") }
 
 let package = Package(
@@ -47,6 +49,10 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // `swift package generate-documentation --target RalphMobileKit`: the SDK's DocC catalog (built in CI).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // Wire contract shared by server and clients. Foundation only.
@@ -63,6 +69,8 @@ let package = Package(
         .target(name: "RalphSimulator", dependencies: ["RalphFiles"], swiftSettings: swiftSettings),
         // Processes: spawning ralph in its own process group, reaping, signals, /proc inspection.
         .target(name: "CProcessSupport"),
+        // Debian's libqrencode, for the pairing QR codes (issue 26): a real encoder, not a hand-written one.
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .target(
             name: "AgentRunner",
             dependencies: ["RalphAPI", "RalphFiles", "CProcessSupport", logging],
@@ -110,8 +118,8 @@ let package = Package(
         // Hummingbird application: routes, auth, SSE, event hub.
         .target(
             name: "RalphMobileServer",
-            dependencies: ["RalphAPI", "RalphFiles", "RalphSimulator", "AgentRunner", "RalphNotify", "SQLStore", hummingbird, crypto, logging, nio("NIOEmbedded"),
-                serviceLifecycle, deque, grdb, asyncHTTPClient, nioSSL, yams],
+            dependencies: ["RalphAPI", "RalphFiles", "RalphSimulator", "AgentRunner", "RalphNotify", "SQLStore", "CQRencode", hummingbird, crypto, logging, nio("NIOEmbedded"),
+                serviceLifecycle, deque, grdb, asyncHTTPClient, nioSSL, yams, prometheus],
             // The web dashboard: plain HTML, CSS and JavaScript modules, no build step.
             resources: [.copy("Resources/web"), .copy("Resources/openapi")],
             swiftSettings: swiftSettings
@@ -144,7 +152,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ralph-mobile-server",
-            dependencies: ["RalphMobileServer", "RalphSimulator", argumentParser, yams],
+            dependencies: ["RalphMobileServer", "RalphSimulator", argumentParser, metrics, yams],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "RalphAPITests", dependencies: ["RalphAPI"], swiftSettings: swiftSettings),

@@ -15,6 +15,9 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
     public var identity: CallerIdentity?
+    /// The request presented the metrics key (`--metrics-key`) on `GET /metrics`: it may read the metrics, and
+    /// nothing else (it has no identity, so every other route refuses it).
+    public var metricsKeyPresented = false
     /// The event loop of the request's connection (streams write from it; see ``EventLoopExecutor``).
     public let eventLoop: any EventLoop
     /// The request's connection (a stream whose client stopped reading is closed through it; see ``StreamWatchdog``).

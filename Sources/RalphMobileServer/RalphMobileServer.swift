@@ -28,8 +28,10 @@ public struct RalphMobileServer: Sendable {
     let chat: ChatService
     let notifier: Notifier
     let liveActivities: LiveActivityUpdater
-    /// Closes event streams whose client stopped reading.
-    let watchdog = StreamWatchdog()
+    /// Closes event streams whose client stopped reading (and hands them the stream counters).
+    let watchdog: StreamWatchdog
+    /// This server's metrics (`GET /metrics`), in a registry of its own.
+    public let metrics: ServerMetrics
     /// The original iOS app's session streams (``LegacyStreamClients``).
     let legacyStreams = LegacyStreamClients()
     let demo: DemoProcess?
@@ -40,6 +42,8 @@ public struct RalphMobileServer: Sendable {
     /// This server as a host (its id and name), and the cluster it belongs to when it shares a PostgreSQL database.
     let hosts: HostRegistry
     let cluster: Cluster?
+    /// The port the server listens on, once it does (pairing URLs need it when it was asked for port 0).
+    let listeningPort = ListeningPort()
 
     /// A server on its own, with its SQLite database (the configuration must not name a PostgreSQL one: use
     /// ``open(configuration:logger:)``).
@@ -118,6 +122,8 @@ public struct RalphMobileServer: Sendable {
     private init(configuration: ServerConfiguration, logger: Logger, shared: (database: PostgresDatabase, store: ChatStore)?) throws(StartupError) {
         self.configuration = configuration
         self.logger = logger
+        metrics = ServerMetrics()
+        watchdog = StreamWatchdog(counters: metrics.streamCounters)
         guard (0...65535).contains(configuration.port) else { throw StartupError("port \(configuration.port) is out of range (0-65535)") }
         do {
             try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -134,9 +140,11 @@ public struct RalphMobileServer: Sendable {
         }
         // A cluster's keys are in its database: checked once they are read (``open(configuration:logger:)``).
         if shared == nil { try Self.checkKeyed(configuration, keyStore: keyStore) }
+        try Self.checkMetricsKey(configuration, keyStore: keyStore)
         let webSessions = try WebSessionStore(path: configuration.webSessionsFile)
         authenticator = Authenticator(
-            keyStore: keyStore, apiKey: configuration.apiKey, loopbackOnly: configuration.isLoopbackOnly, webSessions: webSessions
+            keyStore: keyStore, apiKey: configuration.apiKey, loopbackOnly: configuration.isLoopbackOnly, webSessions: webSessions,
+            metricsKey: configuration.metricsKey, failureLimit: configuration.authFailureLimit
         )
         do {
             webAssets = try WebAssets(directory: configuration.webRoot)
@@ -172,6 +180,7 @@ public struct RalphMobileServer: Sendable {
         catalogConfiguration.userConfigFile = configuration.userConfigFile
         catalogConfiguration.indexDirectory = configuration.dataDirectory + "/run-index"
         catalogConfiguration.holdsBackgroundFolds = configuration.holdsBackgroundFolds
+        catalogConfiguration.foldObserver = { [metrics] lines, malformed, duration in metrics.folded(lines: lines, malformed: malformed, duration: duration) }
         var catalogLogger = logger
         catalogLogger[metadataKey: "area"] = "catalog"
         catalog = RunCatalog(configuration: catalogConfiguration, logger: catalogLogger)
@@ -212,7 +221,7 @@ public struct RalphMobileServer: Sendable {
         }
         notifier = try Self.makeNotifier(
             configuration: configuration, store: NotificationStore(chat: store), authenticator: authenticator, catalog: catalog, supervisor: supervisor,
-            logger: logger)
+            logger: logger, metrics: metrics)
         catalog.subscribe(notifier)
         var machine = ConversationMachine.Configuration()
         machine.stallAfter = configuration.chatStallAfter
@@ -236,7 +245,7 @@ public struct RalphMobileServer: Sendable {
                 ],
                 machine: machine
             ),
-            environment: chatEnvironment, hostID: hostID, logger: chatLogger, notificationsRecorded: { [notifier] in notifier.wake() }
+            environment: chatEnvironment, hostID: hostID, logger: chatLogger, metrics: metrics, notificationsRecorded: { [notifier] in notifier.wake() }
         )
         liveActivities = Self.makeLiveActivities(
             configuration: configuration, store: store, changes: liveActivityChanges, notifier: notifier, authenticator: authenticator, chat: chat, catalog: catalog, supervisor: supervisor,
@@ -270,13 +279,27 @@ public struct RalphMobileServer: Sendable {
         )
     }
 
+    /// Refuses a metrics key that is weak, or that is also a key of the API: presented anywhere else it would grant
+    /// more than the metrics.
+    private static func checkMetricsKey(_ configuration: ServerConfiguration, keyStore: KeyStore) throws(StartupError) {
+        guard let metricsKey = configuration.metricsKey else { return }
+        if let weakness = APIKeyPolicy.weakness(of: metricsKey) {
+            throw StartupError(APIKeyPolicy.refusal(weakness, source: "--metrics-key or RALPH_MOBILE_METRICS_KEY"))
+        }
+        if metricsKey == configuration.apiKey || keyStore.authenticate(metricsKey) != nil {
+            throw StartupError("--metrics-key must not be an API key as well: it grants /metrics and nothing else; pick another random key")
+        }
+    }
+
     /// The router of every route, with the ledger of each route's access (``Routes``).
     func makeRouter() -> (router: Router<AppRequestContext>, ledger: RouteLedger) {
         let router = Router(context: AppRequestContext.self)
         let routeTable = RouteTable()
         // First: everything after it runs in a short-lived task, so a connection keeps only a shallow stack.
         router.add(middleware: RoutingTaskMiddleware())
+        router.add(middleware: RequestIDMiddleware())
         router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: HTTPMetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware(routes: routeTable))
         router.add(middleware: BodyLimitMiddleware())
         if configuration.isLoopbackOnly {
@@ -306,10 +329,11 @@ public struct RalphMobileServer: Sendable {
         LoopRoutes(selector: selector, roots: workspaceRoots, supervisor: supervisor, catalog: catalog).register(on: routes)
         HostRoutes(sampler: hostSampler).register(on: routes)
         EventStreamRoutes(
-            catalog: catalog, hub: hub, lookup: lookup, watchdog: watchdog, legacy: legacyStreams, heartbeatInterval: configuration.heartbeatInterval
+            catalog: catalog, hub: hub, lookup: lookup, watchdog: watchdog, legacy: legacyStreams, heartbeatInterval: configuration.heartbeatInterval,
+            metrics: metrics
         ).register(on: routes)
         KeyRoutes(keyStore: keyStore, shared: cluster?.auth).register(on: routes)
-        ConversationRoutes(chat: chat, watchdog: watchdog, hosts: hosts).register(on: routes)
+        ConversationRoutes(chat: chat, watchdog: watchdog, hosts: hosts, metrics: metrics).register(on: routes)
         AutoReplyRoutes(chat: chat).register(on: routes)
         WebLoginRoutes(authenticator: authenticator, shared: cluster?.auth).register(on: routes)
         NotificationRoutes(
@@ -320,6 +344,11 @@ public struct RalphMobileServer: Sendable {
         LiveActivityRoutes(updater: liveActivities, lookup: lookup, chat: chat).register(on: routes)
         WebRoutes(assets: webAssets).register(on: routes)
         ContractRoutes(contract: contract).register(on: routes)
+        PairingRoutes(
+            store: PairingStore(path: configuration.pairingFile), keyStore: keyStore, authenticator: authenticator, boundHost: configuration.host,
+            boundPort: { [listeningPort, configuration] in listeningPort.current(or: configuration.port) }, clustered: cluster != nil
+        ).register(on: routes)
+        MetricsRoutes(metrics: metrics, sources: scrapeSources).register(on: routes)
         routeTable.record(router.routes.map { ($0.path, $0.method.rawValue) })
         if let cluster {
             // Commands other hosts send run through this very router.
@@ -329,6 +358,19 @@ public struct RalphMobileServer: Sendable {
         return (router, ledger)
     }
 
+    /// What `GET /metrics` reads at scrape time.
+    var scrapeSources: ScrapeSources {
+        ScrapeSources(
+            runsByMode: { [catalog, supervisor] in
+                var counts: [SessionMode: Int] = [:]
+                for snapshot in catalog.snapshots() { counts[snapshot.mode(paused: supervisor.isPaused(snapshot.id)), default: 0] += 1 }
+                return counts
+            },
+            pendingApprovals: { [chat] in try await chat.store.approvals(state: .pending, conversationID: nil).count },
+            openStreams: { [watchdog] in watchdog.count },
+            laggedSubscribers: { [hub, chat] in hub.catchUpCount + chat.chatHub.conversations.catchUpCount })
+    }
+
     /// The Hummingbird application. `onServerRunning` receives the bound port (useful with port 0).
     public func makeApplication(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let router = makeRouter().router
@@ -336,6 +378,8 @@ public struct RalphMobileServer: Sendable {
         let configuration = self.configuration
         let authRequired = authenticator.authRequired
         let policy = configuration.connectionPolicy
+        let listeningPort = self.listeningPort
+        let clustered = cluster != nil
         return Application(
             router: router,
             server: .guarded(policy, limiter: ConnectionLimiter(maxConnections: policy.maxConnections)),
@@ -357,6 +401,14 @@ public struct RalphMobileServer: Sendable {
             ],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
+                listeningPort.set(port)
+                // For `ralph-mobile-server pair`, which runs as another process and puts this address in its QR code.
+                let record = ServerAddressRecord(host: configuration.host, port: port, pid: getpid(), cluster: clustered)
+                do {
+                    try record.write(to: configuration.dataDirectory)
+                } catch {
+                    logger.warning("cannot record the listening address for `ralph-mobile-server pair` (give it --url): \(error)")
+                }
                 logger.notice(
                     "ralph-mobile-server \(RalphMobileVersion.current) listening on http://\(configuration.host):\(port)",
                     metadata: [

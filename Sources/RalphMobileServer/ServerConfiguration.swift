@@ -15,6 +15,9 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory: String
     /// An admin key given on the command line or in `RALPH_MOBILE_API_KEY`.
     public var apiKey: String?
+    /// A key for `GET /metrics` and nothing else (`--metrics-key`, `RALPH_MOBILE_METRICS_KEY`): what a Prometheus
+    /// scraper presents as `Authorization: Bearer <key>`.
+    public var metricsKey: String?
     /// Run the built-in ralph simulator in `<data-dir>/demo`.
     public var demo = false
     /// Seconds between the demo's events.
@@ -49,6 +52,8 @@ public struct ServerConfiguration: Sendable {
     public var userConfigFile: String? = WorkspaceConfig.userDefaultsFile()
     /// Seconds between SIGTERM and SIGKILL when stopping a run.
     public var stopGrace: Double = 10
+    /// Wrong keys one address may present per minute before its further attempts are refused (``FailureThrottle``).
+    public var authFailureLimit = 10
     /// Seconds `POST /api/sessions` waits for ralph's events file before answering with a pending id.
     public var startTimeout: Double = 5
     /// Start runs as `ralph run --rpc` (live cost, tokens, context use, urgent steer); false for a ralph without RPC.
@@ -126,6 +131,8 @@ public struct ServerConfiguration: Sendable {
     public var vapidKeyFile: String { dataDirectory + "/vapid-key.pem" }
     /// Browser logins of the web dashboard.
     public var webSessionsFile: String { dataDirectory + "/web-sessions.json" }
+    /// Single-use pairing codes (their digests), shared with `ralph-mobile-server pair`.
+    public var pairingFile: String { dataDirectory + "/pairing.json" }
 
     /// The connection limits in force: the configured ones, the connection limit derived when not given.
     public var connectionPolicy: ConnectionPolicy {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Metrics
 import RalphAPI
 import RalphMobileServer
 import RalphSimulator
@@ -41,7 +42,7 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
             `port: 8080`, `workspace: [~/code]`. A flag wins over its environment variable, which wins over the file.
             """,
         version: RalphMobileVersion.current,
-        subcommands: [Keys.self, DemoLoopCommand.self, ServiceCommand.self]
+        subcommands: [Keys.self, DemoLoopCommand.self, Pair.self, ServiceCommand.self]
     )
 
     @Option(name: [.short, .long], help: ArgumentHelp("Port to listen on; 0 picks a free one.", valueName: "port"))
@@ -64,6 +65,12 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
 
     @OptionGroup var data: DataDirectoryOptions
 
+    @Option(
+        name: .customLong("metrics-key"),
+        help: ArgumentHelp(
+            "A key for GET /metrics and nothing else, sent as Authorization: Bearer <key> (or set RALPH_MOBILE_METRICS_KEY).", valueName: "key"))
+    var metricsKey: String?
+
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel = "info"
 
@@ -75,6 +82,12 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("stop-grace"), help: ArgumentHelp("Seconds a stopped run gets to shut down after SIGTERM before SIGKILL.", valueName: "seconds"))
     var stopGrace: Double = 10
+
+    @Option(
+        name: .customLong("auth-failure-limit"),
+        help: ArgumentHelp("Wrong keys one address may present per minute before its further attempts get 429 for the rest of it.", valueName: "count")
+    )
+    var authFailureLimit = 10
 
     @Flag(name: .customLong("no-ralph-rpc"), help: "Start runs without --rpc (for a ralph older than 2.7): no live cost or context use, no urgent steer of them.")
     var noRalphRPC = false
@@ -191,6 +204,7 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
         }
         if demoPace <= 0 || heartbeatInterval <= 0 || pollInterval <= 0 || startTimeout <= 0 { throw ValidationError("intervals must be positive") }
         if stopGrace < 0 || stopGrace > 3600 { throw ValidationError("--stop-grace must be between 0 and 3600 seconds") }
+        if authFailureLimit < 1 { throw ValidationError("--auth-failure-limit must be at least 1") }
         if ralphCommand.isEmpty { throw ValidationError("--ralph-command cannot be empty") }
         if claudeCommand.isEmpty { throw ValidationError("--claude-command cannot be empty") }
         if codexCommand.isEmpty { throw ValidationError("--codex-command cannot be empty") }
@@ -205,6 +219,9 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
         if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
         if let apiKey, let weakness = APIKeyPolicy.weakness(of: apiKey) {
             throw ValidationError(APIKeyPolicy.refusal(weakness, source: "--api-key"))
+        }
+        if let metricsKey, let weakness = APIKeyPolicy.weakness(of: metricsKey) {
+            throw ValidationError(APIKeyPolicy.refusal(weakness, source: "--metrics-key"))
         }
     }
 
@@ -226,6 +243,7 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         configuration.apiKey = apiKey ?? environmentKey
+        configuration.metricsKey = metricsKey ?? ProcessInfo.processInfo.environment["RALPH_MOBILE_METRICS_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.demo = demo
         configuration.demoPace = demoPace
         configuration.heartbeatInterval = heartbeatInterval
@@ -233,6 +251,7 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
         configuration.useInotify = !noInotify
         configuration.ralphCommand = ralphCommand
         configuration.stopGrace = stopGrace
+        configuration.authFailureLimit = authFailureLimit
         configuration.ralphRPC = !noRalphRPC
         configuration.experimentalUrgentSteer = experimentalUrgentSteer
         configuration.claudeCommand = claudeCommand
@@ -258,6 +277,9 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
             throw ExitCode.failure
         }
+        // What a library records through swift-metrics' global system goes to this server's registry too (the server's
+        // own metrics are created in that registry directly, so tests can run many servers in one process).
+        MetricsSystem.bootstrap(server.metrics.factory)
         // Beyond the runs' own grace, ten seconds for the rest of the shutdown; then the process ends anyway.
         let deadline = ShutdownDeadline(seconds: configuration.stopGrace + 10)
         defer { deadline.cancel() }

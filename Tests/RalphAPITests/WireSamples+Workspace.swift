@@ -80,6 +80,15 @@ extension WireSamples {
         .codable(CreateAPIKeyRequest(role: .admin, name: "laptop")),
         .codable(CreatedAPIKey(key: key, secret: "rm_secret/with+slash")),
         .codable(LoginRequest(key: "rm_secret")),
+        // Pairing a phone.
+        .codable(CreatePairingRequest(role: .operator, name: "phone", url: "http://192.0.2.2:8080", expiresIn: 300)),
+        .codable(CreatePairingRequest(role: .viewer), "role only"),
+        .codable(CreatedPairing(
+            code: "ABCD-EFGH-JKMN", url: "http://192.0.2.2:8080/pair#code=ABCD-EFGH-JKMN", role: .operator, name: "phone", expiresAt: later,
+            qrSVG: "<svg xmlns=\"http://www.w3.org/2000/svg\"/>", warning: "the server listens on loopback only")),
+        .codable(PairingExchangeRequest(code: "abcd efgh jkmn", login: true)),
+        .codable(PairedDevice(key: key, secret: "rmk_0123", login: nil)),
+        .codable(PairedDevice(key: key, secret: nil, login: WhoAmI(role: .operator, keyID: "k-1", authRequired: true, via: "cookie", expiresAt: later)), "logged in"),
         .codable(WhoAmI(role: .admin, keyID: "k-1", authRequired: true, via: "cookie", expiresAt: later)),
         .codable(ErrorResponse(prefix: .invalidPath, detail: "../etc/passwd")),
         .codable(ErrorResponse(prefix: .sessionNotFound, detail: nil), "no detail"),

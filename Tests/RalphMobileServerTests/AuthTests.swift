@@ -27,6 +27,11 @@ struct AuthTests {
         #expect(try await HTTP.get(base + "/api/sessions", headers: [("X-Api-Key", Self.adminKey)]).status == 200)
         #expect(try await HTTP.get(base + "/api/sessions", headers: [("Authorization", "Bearer \(Self.adminKey)")]).status == 200)
         #expect(try await HTTP.get(base + "/api/sessions", headers: [("Authorization", "Basic \(Self.adminKey)")]).status == 401)
+        // An X-Api-Key header is the key presented, even empty: another credential beside it is not looked at.
+        #expect(try await HTTP.get(base + "/api/sessions", headers: [("X-Api-Key", ""), ("Authorization", "Bearer \(Self.adminKey)")]).status == 401)
+        // A bad history is refused even beside a cursor that would make it unused.
+        let badHistory = try await HTTP.get(base + "/api/sessions/\(id)/events?after=1&history=lots", headers: [("X-Api-Key", Self.adminKey)])
+        #expect(badHistory.status == 400 && badHistory.text.contains("history must be"), "\(badHistory.text)")
         // Unknown routes do not reveal themselves to anonymous callers.
         #expect(try await HTTP.get(base + "/api/nothing-here").status == 401)
 

@@ -144,6 +144,8 @@ struct AutoReplyTests {
         let preset = try await f.request(.PUT, "/api/conversations/\(c.id)/auto-reply?preset=quick&default=true").json(AutoReplyStatus.self)
         #expect(preset.settings == presets["quick"])
         #expect(try await f.request(.PUT, "/api/conversations/\(c.id)/auto-reply?preset=nope").status == 400)
+        let both = try await f.request(.PUT, "/api/conversations/\(c.id)/auto-reply?preset=quick", "[null, null]")
+        #expect(both.status == 400 && both.text.contains("not both"), "a body beside a preset is refused, not ignored: \(both.text)")
         // A new conversation in the same directory starts from the project's defaults.
         let other = try await f.create()
         #expect(try await status(f, other.id).settings == presets["quick"])

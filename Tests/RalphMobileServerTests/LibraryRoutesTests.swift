@@ -240,6 +240,9 @@ struct LibraryRoutesTests {
 
         #expect(try await l.send("/loops/loop-1769046733-a3f2/merge", .post).text == #"{"error":"invalid_operation: cannot merge primary loop"}"#)
         #expect(try await l.send("/loops/no-such-loop/discard", .post).status == 404)
+        // Merged already, its worktree gone: nothing for ralph to do, said as a conflict rather than ralph's failure.
+        let done = try await l.send("/loops/done-deal/merge", .post)
+        #expect(done.status == 409 && done.text.contains("loop done-deal is already merged"), "\(done.status) \(done.text)")
         // A finished worktree loop (no longer in the registry, but in the queue and on disk) can be merged.
         try FileManager.default.createDirectory(atPath: l.ws + "/.worktrees/quiet-river", withIntermediateDirectories: true)
         let merge = try await l.send("/loops/quiet-river/merge", .post)

@@ -32,4 +32,18 @@ struct LoginThrottleTests {
         #expect(FailureThrottle.key(for: try SocketAddress(ipAddress: "::ffff:192.0.2.7", port: 1)) == "192.0.2.7")
         #expect(FailureThrottle.key(for: try SocketAddress(ipAddress: "192.0.2.7", port: 1)) == "192.0.2.7")
     }
+
+    @Test("--auth-failure-limit sets how many wrong keys an address may present before it is refused")
+    func configuredLimit() async throws {
+        let tmp = TemporaryDirectory()
+        let server = try await LiveServer.start(workspaces: [tmp.subdirectory("root")], dataDirectory: tmp.subdirectory("data")) {
+            $0.apiKey = Self.key
+            $0.authFailureLimit = 3
+        }
+        defer { Task { await server.stop() } }
+        for _ in 0..<3 { #expect(try await HTTP.get(server.base + "/api/sessions", headers: [("X-Api-Key", "wrong")]).status == 401) }
+        let refused = try await HTTP.get(server.base + "/api/sessions", headers: [("X-Api-Key", Self.key)])
+        #expect(refused.status == 429, "the fourth attempt is refused, right key or not")
+        #expect(refused.text.contains("3 wrong keys or pairing codes from this address"), "\(refused.text)")
+    }
 }

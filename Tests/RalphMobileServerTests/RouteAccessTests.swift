@@ -103,6 +103,13 @@ struct RouteAccessTests {
         "GET /api/notifications/deliveries": "admin",
         // The token in the body is the credential: single-use, expiring, for one decision.
         "POST /api/notifications/actions": "open",
+        // Pairing a phone (issue 26): admins make single-use codes; the phone, which has no key yet, spends one (the
+        // code in the body is the credential: single use, minutes long, guesses throttled).
+        "POST /api/pairing": "admin",
+        "POST /api/pairing/exchange": "open",
+        "GET /pair": "open", "HEAD /pair": "open",
+        // Prometheus metrics: an admin, or the metrics key (`--metrics-key`), which grants this alone.
+        "GET /metrics": "admin or metrics key",
     ]
 
     /// The role a table entry names (nil for "open").
@@ -137,5 +144,7 @@ struct RouteAccessTests {
         // The authentication middleware lets exactly the open `/api/` routes through without a key.
         let openAPI = Set(ledger.all.filter { $0.access == .open && $0.path.hasPrefix("/api/") }.map(\.path))
         #expect(openAPI == AuthMiddleware.open)
+        // The one route outside `/api/` that the authentication middleware looks at.
+        #expect(ledger.all.filter { $0.access == .metrics }.map(\.path) == [MetricsRoutes.path])
     }
 }

@@ -14,6 +14,27 @@ struct RouterRuleTests {
     static let adminKey = "admin-secret-for-router-rule-tests"
     static let origin = "http://localhost"
 
+    @Test("revoking by prefix: under 4 characters names no key, a prefix of two keys names neither")
+    func revokeByPrefix() throws {
+        let tmp = TemporaryDirectory()
+        let path = tmp.path + "/keys.json"
+        let store = try KeyStore(path: path)
+        _ = try store.create(role: .viewer, name: "a")
+        _ = try store.create(role: .viewer, name: "b")
+        // Two ids sharing their first four hex digits.
+        var file = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        var keys = try #require(file["keys"] as? [[String: Any]])
+        keys[0]["id"] = "k_abcd1111"
+        keys[1]["id"] = "k_abcd2222"
+        file["keys"] = keys
+        try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: path))
+        let reread = try KeyStore(path: path)
+        #expect(throws: KeyStore.KeyError.ambiguous("abcd")) { try reread.revoke("abcd") }
+        #expect(throws: KeyStore.KeyError.notFound("abc")) { try reread.revoke("abc") }
+        #expect(try reread.revoke("abcd1").id == "k_abcd1111")
+        #expect(try reread.revoke("k_abcd2222").name == "b")
+    }
+
     @Test("roles: admins manage keys, viewers and operators get 403, revoked keys stop working at once")
     func rolesAndKeyManagement() async throws {
         try await RouterHarness.test({ $0.apiKey = Self.adminKey }) { client, server in
@@ -48,6 +69,13 @@ struct RouterRuleTests {
             #expect(revoked.status == .ok)
             #expect(try await client.send(.get, "/api/sessions", headers: [("X-Api-Key", viewer.secret)]).status == .unauthorized)
             #expect(try await client.send(.delete, "/api/keys/k_nothere", headers: admin).status == .notFound)
+            // A prefix must say enough: under 4 characters it names no key, and one naming two keys is refused.
+            let hex = operatorKey.key.id.dropFirst(2)
+            #expect(try await client.send(.delete, "/api/keys/\(hex.prefix(3))", headers: admin).status == .notFound)
+            let id = operatorKey.key.id
+            #expect(KeyStore.names(String(hex.prefix(4)), keyID: id) && KeyStore.names("k_" + hex.prefix(4), keyID: id))
+            #expect(!KeyStore.names(String(hex.prefix(3)), keyID: id) && KeyStore.names(String(hex), keyID: id))
+            #expect(try await client.send(.delete, "/api/keys/\(hex.prefix(4))", headers: admin).status != .notFound, "4 characters are enough")
             let mode = try FileManager.default.attributesOfItem(atPath: server.configuration.keysFile)[.posixPermissions] as? Int
             #expect(mode == 0o600)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import RalphAPI
 import RalphFiles
 
@@ -19,7 +20,9 @@ extension RunSupervisor {
             pendingID: pendingID, runID: nil, pid: Int(child.pid), startTicks: ProcessInspector.snapshot(Int(child.pid))?.startTicks,
             workingDirectory: plan.workingDirectory, root: plan.root, log: log, startedAt: Timestamp.now(), arguments: arguments, exit: nil
         )
-        logger.notice("started \(child.executable) \(arguments.joined(separator: " "))", metadata: ["pid": "\(child.pid)", "cwd": "\(plan.workingDirectory)"])
+        var metadata: Logger.Metadata = ["pid": "\(child.pid)", "cwd": "\(plan.workingDirectory)", "pending_id": "\(pendingID)"]
+        if let requestID = plan.requestID { metadata["request_id"] = "\(requestID)" }
+        logger.notice("started \(child.executable) \(arguments.joined(separator: " "))", metadata: metadata)
         register(run, child: child, before: before)
         watch(child, pendingID: pendingID, log: log)
 

@@ -26,6 +26,9 @@ extension RunSupervisor {
         public var root: String
         /// Arguments after the ralph command (`run -c … -P … --autonomous --no-tui …`).
         public var arguments: [String]
+        /// The id of the request that asked for the run (`X-Request-Id`), logged with its start so the run's pid and
+        /// pending id can be traced to the request.
+        public var requestID: String?
 
         public init(workingDirectory: String, root: String, arguments: [String]) {
             self.workingDirectory = workingDirectory

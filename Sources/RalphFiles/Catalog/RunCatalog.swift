@@ -54,6 +54,10 @@ public final class RunCatalog: Sendable {
         /// Tests: no background fold starts until ``RunCatalog/releaseBackgroundFolds()``, so what the catalog shows
         /// between its first list and its folds can be looked at.
         public var holdsBackgroundFolds = false
+        /// Told of every fold of run-file lines into run state — the lines read on as a file grows, a whole file at the
+        /// first discovery, a background fold — with how many lines it folded, how many of them were malformed, and
+        /// how long it took (the server's metrics). Called on the thread that folded: it must not block.
+        public var foldObserver: (@Sendable (_ lines: Int, _ malformed: Int, _ duration: Duration) -> Void)?
 
         public init(roots: [String]) {
             self.roots = roots

@@ -8,12 +8,13 @@ import RalphAPI
 /// - text that starts with `{` or `[` (after leading whitespace) must be valid JSON, and is sent as that JSON;
 /// - anything else is sent as the text, as typed.
 ///
-/// The topic has its own rule, ``Topic/problem(with:)`` in RalphAPI, which the server applies too.
+/// The topic has its own rule, `Topic.problem(with:)` in RalphAPI, which the server applies too.
 public enum EmitPayload {
     /// Why a payload cannot be sent.
     public struct Problem: Error, Equatable, Sendable, CustomStringConvertible {
         /// What is wrong, for the person who typed it.
         public let message: String
+        /// The ``message``.
         public var description: String { message }
     }
 

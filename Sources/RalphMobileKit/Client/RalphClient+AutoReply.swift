@@ -36,6 +36,7 @@ extension RalphClient {
         return try await send(.POST, Self.autoReplyPath(conversationID) + "/start")
     }
 
+    /// Pauses a running loop; it goes on with ``resumeAutoReply(_:)``. Not running is a ``RalphClientError/conflict(_:)``.
     public func pauseAutoReply(_ conversationID: String) async throws(RalphClientError) -> AutoReplyStatus {
         try await send(.POST, Self.autoReplyPath(conversationID) + "/pause")
     }
@@ -45,6 +46,7 @@ extension RalphClient {
         try await send(.POST, Self.autoReplyPath(conversationID) + "/resume")
     }
 
+    /// Stops the loop for good (``startAutoReply(_:settings:)`` begins a new one). Already stopped is a ``RalphClientError/conflict(_:)``.
     public func stopAutoReply(_ conversationID: String) async throws(RalphClientError) -> AutoReplyStatus {
         try await send(.POST, Self.autoReplyPath(conversationID) + "/stop")
     }

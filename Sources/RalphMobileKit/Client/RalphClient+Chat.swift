@@ -3,6 +3,9 @@ import RalphAPI
 
 /// Conversations and approvals (`design/CHAT.md`).
 extension RalphClient {
+    /// `GET /api/conversations`: a page of conversations, newest activity first; pass the page's `nextCursor` as `cursor`
+    /// for the next. `pinned` keeps only pinned (true) or unpinned (false) ones; archived ones are left out unless
+    /// `includeArchived`.
     public func conversations(limit: Int? = nil, cursor: String? = nil, pinned: Bool? = nil, includeArchived: Bool = false) async throws(RalphClientError)
         -> Page<Conversation>
     {
@@ -14,18 +17,23 @@ extension RalphClient {
         return try await get("/api/conversations", query: query)
     }
 
+    /// `POST /api/conversations` (operator): starts a conversation in a directory of a workspace root; a directory outside
+    /// the roots is ``RalphClientError/invalidPath(_:)``.
     public func createConversation(_ request: CreateConversationRequest) async throws(RalphClientError) -> Conversation {
         try await send(.POST, "/api/conversations", json: request)
     }
 
+    /// `GET /api/conversations/{id}`: one conversation, with its status and session rules.
     public func conversation(_ id: String) async throws(RalphClientError) -> Conversation {
         try await get("/api/conversations/\(Self.component(id))")
     }
 
+    /// `PATCH /api/conversations/{id}` (operator): changes the title, pinned or archived flag; fields left nil stay as they are.
     public func updateConversation(_ id: String, _ change: PatchConversationRequest) async throws(RalphClientError) -> Conversation {
         try await send(.PATCH, "/api/conversations/\(Self.component(id))", json: change)
     }
 
+    /// `DELETE /api/conversations/{id}` (operator): stops the conversation's agent process and removes everything of it.
     public func deleteConversation(_ id: String) async throws(RalphClientError) {
         _ = try await data(.DELETE, "/api/conversations/\(Self.component(id))")
     }
@@ -38,6 +46,8 @@ extension RalphClient {
         return try await get("/api/conversations/\(Self.component(conversationID))/messages", query: query)
     }
 
+    /// `POST /api/conversations/{id}/messages` (operator): `.queue` waits for the running turn to end, `.steer` interrupts
+    /// it and goes next. The answer carries the turn id and the place in the queue (0: sent now).
     public func sendMessage(_ conversationID: String, text: String, mode: SendMode = .queue) async throws(RalphClientError) -> SendMessageResponse {
         try await send(.POST, "/api/conversations/\(Self.component(conversationID))/messages", json: SendMessageRequest(text: text, mode: mode))
     }
@@ -47,6 +57,8 @@ extension RalphClient {
         try await send(.DELETE, "/api/conversations/\(Self.component(conversationID))/session-rules/\(Self.component(ruleID))")
     }
 
+    /// `POST /api/conversations/{id}/interrupt` (operator): interrupts the running turn; the agent process stays. No turn
+    /// running is a ``RalphClientError/conflict(_:)``.
     public func interrupt(_ conversationID: String) async throws(RalphClientError) -> InterruptResponse {
         try await send(.POST, "/api/conversations/\(Self.component(conversationID))/interrupt")
     }
@@ -58,6 +70,8 @@ extension RalphClient {
         return try await get("/api/approvals", query: query, as: ApprovalList.self).approvals
     }
 
+    /// `POST /api/approvals/{id}` (operator): answers one approval (`updatedInput` replaces the tool call's input when
+    /// allowed). One already decided, or cancelled because its turn ended, is a ``RalphClientError/conflict(_:)``.
     public func decide(_ approvalID: String, _ decision: ApprovalDecision, message: String? = nil, updatedInput: JSONValue? = nil) async throws(RalphClientError)
         -> Approval
     {

@@ -21,7 +21,7 @@ extension RalphClient {
 
     /// `POST /api/notifications/devices`: registers a device, or replaces the registration with the same target (an
     /// app that registers its token again does not appear twice). A webhook registered without a secret comes back with
-    /// the secret the server generated in ``NotificationDevice/webhookSecret`` — the only time it is shown.
+    /// the secret the server generated in `NotificationDevice.webhookSecret` — the only time it is shown.
     public func registerDevice(_ request: RegisterDeviceRequest) async throws(RalphClientError) -> NotificationDevice {
         try await send(.POST, "/api/notifications/devices", json: request)
     }
@@ -44,7 +44,7 @@ extension RalphClient {
     }
 
     /// `POST /api/notifications/presence`: this client is in the foreground showing `screen` (or left it:
-    /// `foreground: false`). Send again at least every ``PresenceReport/refreshSeconds``; ``PresenceReporter`` keeps
+    /// `foreground: false`). Send again at least every `PresenceReport.refreshSeconds`; ``PresenceReporter`` keeps
     /// that rule.
     public func reportPresence(_ report: PresenceReport) async throws(RalphClientError) {
         let body: Data

@@ -11,11 +11,15 @@ import RalphAPI
 public struct RalphClient: Sendable {
     /// `http(s)://host:port`, without a trailing slash.
     public let baseURL: String
+    /// The key sent as `X-Api-Key`; nil (an empty key becomes nil) sends none.
     public let apiKey: String?
     /// How long to wait for a response to start.
     public var timeout: Duration = .seconds(15)
     let http: HTTPClient
 
+    /// A client for the server at `baseURL` (normalised by ``normalize(_:)``), sending `apiKey` if given and not empty.
+    /// Nothing is sent until the first call.
+    ///
     /// - Throws: ``RalphClientError/invalidURL(_:)`` unless `baseURL` is an http(s) URL with a host.
     public init(baseURL: String, apiKey: String? = nil, http: HTTPClient = RalphClient.sharedHTTPClient) throws(RalphClientError) {
         self.baseURL = try Self.normalize(baseURL)
@@ -139,6 +143,7 @@ public struct RalphClient: Sendable {
         return response.status == .ok
     }
 
+    /// `GET /api/health`: the server's version, protocol, capabilities, whether it asks for keys, and its chat agents.
     public func health() async throws(RalphClientError) -> HealthResponse { try await get("/api/health") }
 
     // MARK: - Sessions
@@ -148,21 +153,34 @@ public struct RalphClient: Sendable {
     public func sessions(host: String? = nil) async throws(RalphClientError) -> [Session] {
         try await get("/api/sessions", query: host.map { [("host", $0)] } ?? [])
     }
+    /// `GET /api/sessions/{id}/status`: one run, as the list shows it.
     public func status(_ id: String) async throws(RalphClientError) -> Session { try await get("/api/sessions/\(Self.component(id))/status") }
+    /// `GET /api/sessions/{id}`: the run with everything a detail screen shows (hats, iterations, backpressure, tokens,
+    /// recent events, pending question …).
     public func detail(_ id: String) async throws(RalphClientError) -> SessionDetail { try await get("/api/sessions/\(Self.component(id))") }
+    /// `GET /api/sessions/{id}/iterations`: each iteration of the run with its hat, start, duration and event count.
     public func iterations(_ id: String) async throws(RalphClientError) -> IterationsResponse { try await get("/api/sessions/\(Self.component(id))/iterations") }
+    /// `GET /api/sessions/{id}/scratchpad`: the run's `.ralph/agent/scratchpad.md`.
     public func scratchpad(_ id: String) async throws(RalphClientError) -> ScratchpadResponse { try await get("/api/sessions/\(Self.component(id))/scratchpad") }
 
     // MARK: - Steering
 
+    /// `POST /api/sessions` (admin): starts `ralph run` with a config and a prompt. A missing file is
+    /// ``RalphClientError/configNotFound(_:)`` or ``RalphClientError/promptNotFound(_:)``, a path outside the workspace
+    /// roots ``RalphClientError/invalidPath(_:)``, a ralph that exits at once ``RalphClientError/failedToSpawn(_:)``.
     public func start(_ request: StartSessionRequest) async throws(RalphClientError) -> StartSessionResponse { try await send(.POST, "/api/sessions", json: request) }
     /// Stops a run: gracefully (ralph ends at its next iteration boundary; answers `stopping`) unless `force`, which
     /// signals the process group (a second stop while a graceful one is pending forces too).
     public func stop(_ id: String, force: Bool = false) async throws(RalphClientError) -> StopSessionResponse {
         try await send(.DELETE, "/api/sessions/\(Self.component(id))" + (force ? "?force=true" : ""))
     }
+    /// `POST /api/sessions/{id}/pause` (operator): SIGSTOP to the run's process group.
     public func pause(_ id: String) async throws(RalphClientError) -> ControlResponse { try await send(.POST, "/api/sessions/\(Self.component(id))/pause") }
+    /// `POST /api/sessions/{id}/resume` (operator): continues a run paused by the server (SIGCONT), or asks ralph to resume
+    /// one a hook suspended. A run that is neither, or died meanwhile, is a 409 error.
     public func resume(_ id: String) async throws(RalphClientError) -> ControlResponse { try await send(.POST, "/api/sessions/\(Self.component(id))/resume") }
+    /// `POST /api/sessions/{id}/emit` (operator): appends an event to a live run's events file and returns its id. A bad
+    /// topic is ``RalphClientError/invalidTopic(_:)``; check a typed payload first with ``EmitPayload/parse(_:)``.
     public func emit(_ id: String, topic: String, payload: JSONValue? = nil) async throws(RalphClientError) -> EmitResponse {
         try await send(.POST, "/api/sessions/\(Self.component(id))/emit", json: EmitRequest(topic: topic, payload: payload))
     }
@@ -194,10 +212,13 @@ public struct RalphClient: Sendable {
 
     // MARK: - RObot
 
+    /// `GET /api/robot/questions`: the `human.interact` questions live runs are waiting on.
     public func questions() async throws(RalphClientError) -> [PendingQuestion] { try await get("/api/robot/questions", as: RobotQuestionsResponse.self).questions }
+    /// `POST /api/robot/response` (operator): answers a pending question; one that no longer waits is a not-found error.
     public func answer(questionID: String, text: String) async throws(RalphClientError) -> RobotResponseAck {
         try await send(.POST, "/api/robot/response", json: RobotResponseRequest(questionId: questionID, responseText: text))
     }
+    /// `POST /api/robot/guidance` (operator): guidance for a run (nil: the only live one), read at its next iteration.
     public func guide(sessionID: String?, text: String) async throws(RalphClientError) -> RobotGuidanceAck {
         try await send(.POST, "/api/robot/guidance", json: RobotGuidanceRequest(sessionId: sessionID, guidanceText: text))
     }
@@ -206,84 +227,113 @@ public struct RalphClient: Sendable {
 
     func workspaceQuery(_ workspace: String?) -> [(String, String)] { workspace.map { [("workspace", $0)] } ?? [] }
 
+    /// `GET /api/configs`: the workspace's configs (`ralph.yml` and the presets).
     public func configs(workspace: String? = nil) async throws(RalphClientError) -> [ConfigItem] {
         try await get("/api/configs", query: workspaceQuery(workspace), as: ConfigsResponse.self).configs
     }
+    /// `GET /api/configs/{path}`: a config's content; unknown is ``RalphClientError/configNotFound(_:)``.
     public func config(_ path: String, workspace: String? = nil) async throws(RalphClientError) -> FileContentResponse {
         try await get("/api/configs/" + path.split(separator: "/").map { Self.component(String($0)) }.joined(separator: "/"), query: workspaceQuery(workspace))
     }
+    /// `GET /api/prompts`: the workspace's prompts (`prompts/**/*.md`) with a short preview.
     public func prompts(workspace: String? = nil) async throws(RalphClientError) -> [PromptItem] {
         try await get("/api/prompts", query: workspaceQuery(workspace), as: PromptsResponse.self).prompts
     }
+    /// `GET /api/prompts/{path}`: a prompt's content; unknown is ``RalphClientError/promptNotFound(_:)``.
     public func prompt(_ path: String, workspace: String? = nil) async throws(RalphClientError) -> FileContentResponse {
         try await get("/api/prompts/" + path.split(separator: "/").map { Self.component(String($0)) }.joined(separator: "/"), query: workspaceQuery(workspace))
     }
+    /// `GET /api/presets`: the workspace's presets (`presets/*.yml`).
     public func presets(workspace: String? = nil) async throws(RalphClientError) -> [PresetItem] {
         try await get("/api/presets", query: workspaceQuery(workspace), as: PresetsResponse.self).presets
     }
+    /// `GET /api/hats`: the hats the workspace's presets and `ralph.yml` define (see also ``hats(forSession:)``).
     public func hats(workspace: String? = nil) async throws(RalphClientError) -> [HatItem] {
         try await get("/api/hats", query: workspaceQuery(workspace), as: HatsResponse.self).hats
     }
+    /// `GET /api/skills`: the skills ralph would offer in the workspace.
     public func skills(workspace: String? = nil) async throws(RalphClientError) -> [SkillItem] {
         try await get("/api/skills", query: workspaceQuery(workspace), as: SkillsResponse.self).skills
     }
+    /// `GET /api/skills/{name}`: one skill; unknown is a ``RalphClientError/notFound(prefix:detail:)``.
     public func skill(_ name: String, workspace: String? = nil) async throws(RalphClientError) -> SkillItem {
         try await get("/api/skills/\(Self.component(name))", query: workspaceQuery(workspace))
     }
+    /// `POST /api/skills/{name}/load`: the skill's content as ralph would load it.
     public func loadSkill(_ name: String, workspace: String? = nil) async throws(RalphClientError) -> SkillContentResponse {
         try await send(.POST, "/api/skills/\(Self.component(name))/load", query: workspaceQuery(workspace))
     }
+    /// `POST /api/config/export`: the workspace's `ralph.yml` (or `ralph.yaml`).
     public func exportConfig(workspace: String? = nil) async throws(RalphClientError) -> ConfigExportResponse {
         try await send(.POST, "/api/config/export", query: workspaceQuery(workspace))
     }
+    /// `POST /api/config/import` (admin): replaces the workspace's `ralph.yml` with `content`, validated first (else
+    /// ``RalphClientError/invalidConfig(_:)``); the server keeps the old file as a backup.
     public func importConfig(_ content: String, workspace: String? = nil) async throws(RalphClientError) -> ConfigImportResponse {
         try await send(.POST, "/api/config/import", query: workspaceQuery(workspace), json: ConfigImportRequest(content: content))
     }
+    /// `GET /api/memories`: the workspace's `.ralph/agent/memories.md` and its parsed entries.
     public func memories(workspace: String? = nil) async throws(RalphClientError) -> MemoriesContent {
         try await get("/api/memories", query: workspaceQuery(workspace))
     }
+    /// `PUT /api/memories` (admin): replaces the memories file with `content`.
     public func setMemories(_ content: String, workspace: String? = nil) async throws(RalphClientError) -> MemoriesContent {
         try await send(.PUT, "/api/memories", query: workspaceQuery(workspace), json: MemoriesUpdate(content: content))
     }
+    /// `POST /api/memories/export`: the memories file, for saving elsewhere.
     public func exportMemories(workspace: String? = nil) async throws(RalphClientError) -> MemoriesExport {
         try await send(.POST, "/api/memories/export", query: workspaceQuery(workspace))
     }
+    /// `GET /api/tasks`: the workspace's tasks (`.ralph/agent/tasks.jsonl`), only those in `status` when given.
     public func tasks(status: String? = nil, workspace: String? = nil) async throws(RalphClientError) -> TasksResponse {
         try await get("/api/tasks", query: workspaceQuery(workspace) + (status.map { [("status", $0)] } ?? []))
     }
+    /// `POST /api/tasks` (admin): adds a task.
     public func addTask(_ request: CreateTaskRequest, workspace: String? = nil) async throws(RalphClientError) -> TaskItem {
         try await send(.POST, "/api/tasks", query: workspaceQuery(workspace), json: request)
     }
+    /// `PUT /api/tasks/{id}` (admin): changes a task's status.
     public func setTaskStatus(_ id: String, status: String, workspace: String? = nil) async throws(RalphClientError) -> TaskItem {
         try await send(.PUT, "/api/tasks/\(Self.component(id))", query: workspaceQuery(workspace), json: UpdateTaskRequest(status: status))
     }
+    /// `GET /api/loops`: the workspace's live loops (the primary one and those in worktrees).
     public func loops(workspace: String? = nil) async throws(RalphClientError) -> [LoopInfo] {
         try await get("/api/loops", query: workspaceQuery(workspace), as: LoopsResponse.self).loops
     }
+    /// `GET /api/loops/{id}`: one live loop.
     public func loop(_ id: String, workspace: String? = nil) async throws(RalphClientError) -> LoopInfo {
         try await get("/api/loops/\(Self.component(id))", query: workspaceQuery(workspace))
     }
+    /// `POST /api/loops` (admin): runs ralph with a prompt in the workspace (in a worktree when the primary loop is busy).
     public func spawnLoop(_ request: SpawnLoopRequest, workspace: String? = nil) async throws(RalphClientError) -> SpawnLoopResponse {
         try await send(.POST, "/api/loops", query: workspaceQuery(workspace), json: request)
     }
+    /// `POST /api/loops/{id}/merge` (admin): `ralph loops merge <id>`.
     public func mergeLoop(_ id: String, workspace: String? = nil) async throws(RalphClientError) -> OperationResponse {
         try await send(.POST, "/api/loops/\(Self.component(id))/merge", query: workspaceQuery(workspace))
     }
+    /// `POST /api/loops/{id}/discard` (admin): `ralph loops discard <id>`.
     public func discardLoop(_ id: String, workspace: String? = nil) async throws(RalphClientError) -> OperationResponse {
         try await send(.POST, "/api/loops/\(Self.component(id))/discard", query: workspaceQuery(workspace))
     }
+    /// `GET /api/merge-queue`: the pending and completed merges of the workspace.
     public func mergeQueue(workspace: String? = nil) async throws(RalphClientError) -> MergeQueueResponse {
         try await get("/api/merge-queue", query: workspaceQuery(workspace))
     }
 
     // MARK: - Host and keys
 
+    /// `GET /api/host/metrics`: the server machine's CPU, memory, disk and network.
     public func hostMetrics() async throws(RalphClientError) -> HostMetrics { try await get("/api/host/metrics") }
+    /// `GET /api/host/processes`: the server machine's busiest processes.
     public func hostProcesses() async throws(RalphClientError) -> [HostProcess] { try await get("/api/host/processes", as: HostProcessesResponse.self).processes }
+    /// `GET /api/keys` (admin): the API keys, never their secrets.
     public func keys() async throws(RalphClientError) -> [APIKeyInfo] { try await get("/api/keys", as: APIKeyList.self).keys }
+    /// `POST /api/keys` (admin): a new key of `role`; its secret is in this answer only.
     public func createKey(role: Role, name: String?) async throws(RalphClientError) -> CreatedAPIKey {
         try await send(.POST, "/api/keys", json: CreateAPIKeyRequest(role: role, name: name))
     }
+    /// `DELETE /api/keys/{id}` (admin): revokes a key.
     public func revokeKey(_ id: String) async throws(RalphClientError) {
         _ = try await data(.DELETE, "/api/keys/\(Self.component(id))")
     }

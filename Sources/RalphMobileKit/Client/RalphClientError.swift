@@ -3,28 +3,39 @@ import RalphAPI
 /// Everything that can go wrong talking to a Ralph Mobile server, typed from the server's
 /// `{"error": "<prefix>: <detail>"}` bodies so screens can react (ask for a key, show "not found", …).
 public enum RalphClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The text is not an http(s) URL with a host (no query or fragment); thrown before any request.
     case invalidURL(String)
     /// No connection (refused, unknown host, network down).
     case unreachable(String)
+    /// No answer within ``RalphClient/timeout``, or no connection within the HTTP client's connect timeout.
     case timedOut
     /// 401: no key or a wrong one.
     case unauthorized
     /// 403: the key's role is not enough (`needs operator`) or the action is not allowed.
     case forbidden(String)
+    /// `session_not_found:` — no run with this id.
     case sessionNotFound(String)
+    /// `config_not_found:` — no such config file (or config name).
     case configNotFound(String)
+    /// `prompt_not_found:` — no such prompt file.
     case promptNotFound(String)
     /// Any other 404 (`not_found:`, `task_not_found:`, `loop_not_found:`, `skill_not_found:`, …).
     case notFound(prefix: String, detail: String)
+    /// `invalid_path:` — a path outside the workspace roots, or otherwise refused.
     case invalidPath(String)
+    /// `invalid_topic:` — an event topic that breaks the topic rule.
     case invalidTopic(String)
+    /// `invalid_body:` — the request body was refused (each problem in the detail); also a body this client could not encode.
     case invalidBody(String)
+    /// `invalid_parameter:` — a query parameter was refused.
     case invalidParameter(String)
+    /// `invalid_config:` — a ralph config that does not validate.
     case invalidConfig(String)
     /// 409 `not_running:` — the run is over (or not running yet).
     case notRunning(String)
     /// 409 `conflict:` — ambiguous id, already paused, still starting, …
     case conflict(String)
+    /// `failed_to_spawn:` — ralph exited before its run began (its exit status and last lines of output).
     case failedToSpawn(String)
     /// 503 `host_offline:` — in a cluster, the run or conversation belongs to a host that is offline (or went offline
     /// while carrying the request out): nothing can reach it until that host is back.
@@ -40,6 +51,7 @@ public enum RalphClientError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The answer was not what the contract says.
     case decoding(String)
 
+    /// A sentence for a person, with the server's detail.
     public var description: String {
         switch self {
         case .invalidURL(let url): "'\(url)' is not a server URL (use http://host:port)"

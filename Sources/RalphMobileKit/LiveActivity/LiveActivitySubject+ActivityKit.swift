@@ -6,6 +6,7 @@ import RalphAPI
 /// widget extension share these types through this package, and a `liveactivity` push's `content-state` decodes into
 /// the same state.
 extension LiveActivitySubject: ActivityAttributes {
+    /// The content a Live Activity of this subject shows.
     public typealias ContentState = LiveActivityState
 }
 #endif

@@ -7,9 +7,13 @@ import RalphAPI
 /// - ``handle(_:)`` sends a changed state, and ends the activity with its final state when the run ends;
 /// - ``stop()`` ends it at the person's request.
 public struct LiveActivityTracker: Sendable, Equatable {
+    /// What the app does with ActivityKit.
     public enum Action: Sendable, Equatable {
+        /// Nothing to do.
         case none
+        /// Request an activity for this subject, showing this state.
         case start(LiveActivitySubject, LiveActivityState)
+        /// Show this new state.
         case update(LiveActivityState)
         /// End with this final state (it stays on the lock screen a while).
         case end(LiveActivityState)
@@ -17,9 +21,12 @@ public struct LiveActivityTracker: Sendable, Equatable {
 
     /// Why ``start(_:_:)`` refused.
     public enum StartProblem: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The state's phase is final (completed, failed or stopped): there is nothing left to follow.
         case alreadyOver(LiveActivityState.Phase)
+        /// An activity is active already; ``LiveActivityTracker/stop()`` it first.
         case alreadyRunning
 
+        /// A sentence for the person who asked.
         public var description: String {
             switch self {
             case .alreadyOver(let phase): "This is over (\(phase.rawValue)): there is nothing to follow on the lock screen."
@@ -28,12 +35,18 @@ public struct LiveActivityTracker: Sendable, Equatable {
         }
     }
 
+    /// The subject of the active activity; nil when none is active.
     public private(set) var subject: LiveActivitySubject?
+    /// The last state handed to the activity (kept after it ended).
     public private(set) var state: LiveActivityState?
+    /// Whether an activity is active: started and not ended yet.
     public var isActive: Bool { subject != nil }
 
+    /// A tracker with no activity.
     public init() {}
 
+    /// Starts an activity for `subject` showing `state`. Throws ``StartProblem/alreadyRunning`` while one is active and
+    /// ``StartProblem/alreadyOver(_:)`` when `state` is final; nothing changes then.
     public mutating func start(_ subject: LiveActivitySubject, _ state: LiveActivityState) throws(StartProblem) -> Action {
         guard self.subject == nil else { throw .alreadyRunning }
         guard !state.phase.isFinal else { throw .alreadyOver(state.phase) }
@@ -53,6 +66,7 @@ public struct LiveActivityTracker: Sendable, Equatable {
         return .update(new)
     }
 
+    /// Ends the active activity with its last state (``Action/end(_:)``); ``Action/none`` when none is active.
     public mutating func stop() -> Action {
         guard subject != nil, let state else { return .none }
         subject = nil

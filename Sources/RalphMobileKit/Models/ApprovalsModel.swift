@@ -6,19 +6,26 @@ import RalphAPI
 @MainActor
 @Observable
 public final class ApprovalsModel {
+    /// The client it reads and answers through.
     public let client: RalphClient
     /// Oldest first.
     public private(set) var pending: [Approval] = []
+    /// The state of the global stream.
     public private(set) var connection: ConnectionState = .disconnected
+    /// Why the last read or decision failed; cleared by the next one that succeeds.
     public private(set) var lastError: String?
+    /// The reconnect policy of the global stream; takes effect at the next ``start()`` that opens it.
     public var policy = ReconnectPolicy()
 
     @ObservationIgnored private var streamTask: Task<Void, Never>?
 
+    /// A model with nothing read yet; call ``start()``.
     public init(client: RalphClient) {
         self.client = client
     }
 
+    /// Reads the pending approvals, then follows the global stream (`GET /api/events`) until ``stop()``:
+    /// `approval.pending` and `approval.resolved` events keep ``pending`` current. Called again, it only reads again.
     public func start() async {
         await refresh()
         guard streamTask == nil else { return }
@@ -32,12 +39,14 @@ public final class ApprovalsModel {
         }
     }
 
+    /// Closes the stream; ``pending`` stays as it was.
     public func stop() {
         streamTask?.cancel()
         streamTask = nil
         connection = .disconnected
     }
 
+    /// Reads the pending approvals again; a failure is kept in ``lastError``.
     public func refresh() async {
         do {
             pending = try await client.approvals(state: .pending)

@@ -13,7 +13,9 @@ import RalphAPI
 @MainActor
 @Observable
 public final class AutoReplyModel {
+    /// The conversation whose loop this is.
     public let conversationID: String
+    /// The client it reads and controls the loop through.
     public let client: RalphClient
 
     /// The settings saved on the server.
@@ -26,13 +28,16 @@ public final class AutoReplyModel {
     public private(set) var presets: [String: AutoReplySettings] = AutoReplySettings.presets
     /// Why the last action failed; cleared by the next one that succeeds.
     public private(set) var lastError: String?
+    /// Whether ``load()`` has succeeded.
     public private(set) var isLoaded = false
     /// The event stream of ``follow()``.
     public private(set) var connection: ConnectionState = .disconnected
+    /// The reconnect policy of ``follow()``'s stream; takes effect at the next ``follow()``.
     public var policy = ReconnectPolicy()
 
     @ObservationIgnored private var followTask: Task<Void, Never>?
 
+    /// A model with default settings and nothing read yet; call ``load()``.
     public init(client: RalphClient, conversationID: String) {
         self.client = client
         self.conversationID = conversationID
@@ -44,6 +49,7 @@ public final class AutoReplyModel {
     public var problems: [String] { draft.problems }
     /// The draft differs from the saved settings.
     public var isDirty: Bool { draft != settings }
+    /// Whether ``save(asDefault:)`` would send: the draft has edits and no problems.
     public var canSave: Bool { isDirty && problems.isEmpty }
 
     /// Puts a preset's mode and limits into the draft; its next prompt and judge are kept. False for an unknown name.
@@ -122,6 +128,7 @@ public final class AutoReplyModel {
         return await control { (client, id) throws(RalphClientError) in try await client.startAutoReply(id, settings: settings) }
     }
 
+    /// Pauses the running loop; false (with ``lastError``) when the server refuses, e.g. a loop not running.
     @discardableResult
     public func pause() async -> Bool { await control { (client, id) throws(RalphClientError) in try await client.pauseAutoReply(id) } }
 
@@ -129,6 +136,7 @@ public final class AutoReplyModel {
     @discardableResult
     public func resume() async -> Bool { await control { (client, id) throws(RalphClientError) in try await client.resumeAutoReply(id) } }
 
+    /// Stops the loop; false (with ``lastError``) when the server refuses, e.g. a loop stopped already.
     @discardableResult
     public func stop() async -> Bool { await control { (client, id) throws(RalphClientError) in try await client.stopAutoReply(id) } }
 
@@ -183,12 +191,14 @@ public final class AutoReplyModel {
         }
     }
 
+    /// Closes ``follow()``'s stream.
     public func stopFollowing() {
         followTask?.cancel()
         followTask = nil
         connection = .disconnected
     }
 
+    /// Whether ``follow()`` was called and ``stopFollowing()`` not since (also true once the stream gave up).
     public var isFollowing: Bool { followTask != nil }
 
     /// How far the loop is towards its nearest limit (0 – 1): the most advanced of cycles, messages and minutes.

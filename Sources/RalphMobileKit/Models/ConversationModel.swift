@@ -14,9 +14,12 @@ import RalphAPI
 @MainActor
 @Observable
 public final class ConversationModel {
+    /// The conversation shown.
     public let conversationID: String
+    /// The client it reads, sends and follows through.
     public let client: RalphClient
 
+    /// The conversation as ``load()`` read it, kept current from its events (title, status, permissions, cost); nil before.
     public private(set) var conversation: Conversation?
     /// Oldest first.
     public private(set) var messages: [ChatMessage] = []
@@ -24,15 +27,21 @@ public final class ConversationModel {
     public private(set) var streamingText = ""
     /// The turn running now, if any.
     public private(set) var currentTurnID: String?
+    /// The tool calls waiting for a person's decision, oldest first.
     public private(set) var pendingApprovals: [Approval] = []
+    /// What the agent is doing now, as ``load()`` read it and the `status` events say.
     public private(set) var status: ConversationStatus = .idle
     /// Seconds of silence when the server reported the turn as stalled.
     public private(set) var stalledFor: Int?
     /// While ``status`` is `retrying`: the model API retry the agent reported last.
     public private(set) var retry: APIRetry?
+    /// Whether older messages remain for ``loadEarlier()``.
     public private(set) var hasEarlier = false
+    /// True while ``loadEarlier()`` reads a page.
     public private(set) var isLoadingEarlier = false
+    /// The state of the conversation's event stream.
     public private(set) var connection: ConnectionState = .disconnected
+    /// The reconnection attempts to show (see ``ConnectionState/reconnectAttempts(after:)``).
     public private(set) var reconnectAttempts = 0
     /// The last error the agent reported (`error` event), cleared by the next turn.
     public private(set) var agentError: ChatErrorEvent?
@@ -44,6 +53,7 @@ public final class ConversationModel {
     public private(set) var lastEventID = 0
     /// Events applied (each id once).
     public private(set) var eventCount = 0
+    /// The reconnect policy of the stream; takes effect when ``load()`` opens it.
     public var policy = ReconnectPolicy()
     /// Page size of ``load()`` and ``loadEarlier()``.
     public var pageSize = 50
@@ -52,6 +62,7 @@ public final class ConversationModel {
     @ObservationIgnored private var streamTask: Task<Void, Never>?
     @ObservationIgnored private var indexByID: [String: Int] = [:]
 
+    /// A model with nothing read yet; call ``load()``.
     public init(client: RalphClient, conversationID: String) {
         self.client = client
         self.conversationID = conversationID
@@ -128,6 +139,7 @@ public final class ConversationModel {
         }
     }
 
+    /// Closes the event stream; what is shown stays. ``load()`` reads everything again and reopens it.
     public func disconnect() {
         streamTask?.cancel()
         streamTask = nil
@@ -179,6 +191,7 @@ public final class ConversationModel {
         }
     }
 
+    /// Interrupts the running turn (the agent process stays); a failure is kept in ``lastError``.
     public func interrupt() async {
         do {
             _ = try await client.interrupt(conversationID)

@@ -29,20 +29,26 @@ public struct PresenceMachine: Sendable, Equatable {
 
     /// What to do.
     public enum Action: Sendable, Equatable {
+        /// Nothing to send.
         case none
         /// Send this report now.
         case send(PresenceReport)
     }
 
-    /// How long a report counts on the server (``PresenceReport/refreshSeconds``).
+    /// How long a report counts on the server (`PresenceReport.refreshSeconds`).
     public var refresh: Duration
+    /// Whether the client is in the foreground.
     public private(set) var isForeground = false
+    /// The screen shown (`session`, `conversation`, `list` …), if any.
     public private(set) var screen: String?
+    /// The run or conversation the screen shows, if any.
     public private(set) var subjectID: String?
+    /// The notification device the reports name, if any.
     public private(set) var deviceID: String?
     /// When the last report was sent (nil before the first and after a background report).
     public private(set) var lastReportAt: ContinuousClock.Instant?
 
+    /// A machine in the background that has reported nothing; `refresh` is how long a report counts on the server.
     public init(refresh: Duration = .seconds(PresenceReport.refreshSeconds)) {
         self.refresh = refresh
     }
@@ -52,6 +58,7 @@ public struct PresenceMachine: Sendable, Equatable {
         PresenceReport(deviceId: deviceID, foreground: isForeground, screen: isForeground ? screen : nil, subjectId: isForeground ? subjectID : nil)
     }
 
+    /// Handles one input at time `now`; returns the report to send now, if any.
     public mutating func handle(_ input: Input, now: ContinuousClock.Instant) -> Action {
         switch input {
         case .foreground:

@@ -16,6 +16,7 @@ import RalphAPI
 @MainActor
 @Observable
 public final class PresenceReporter {
+    /// The state machine driven: where the client is, and when it last reported.
     public private(set) var machine: PresenceMachine
     /// Every report the server took, oldest first (the last 20).
     public private(set) var sent: [PresenceReport] = []
@@ -27,8 +28,10 @@ public final class PresenceReporter {
     /// Reports wait here so they reach the server in the order they were made.
     @ObservationIgnored private var queue: Task<Void, Never>?
 
+    /// A reporter in the background that has sent nothing; call ``enterForeground()`` when the app is shown.
+    ///
     /// - Parameters:
-    ///   - refresh: how often a foreground report is renewed (``PresenceReport/refreshSeconds``; tests shorten it).
+    ///   - refresh: how often a foreground report is renewed (`PresenceReport.refreshSeconds`; tests shorten it).
     ///   - send: delivers one report (``RalphClient/reportPresence(_:)``).
     public init(refresh: Duration = .seconds(PresenceReport.refreshSeconds), send: @escaping @Sendable (PresenceReport) async throws -> Void) {
         machine = PresenceMachine(refresh: refresh)
@@ -40,7 +43,9 @@ public final class PresenceReporter {
         self.init(refresh: refresh) { report in try await client.reportPresence(report) }
     }
 
+    /// The app came to the foreground: the screen shown is reported at once, then renewed while it stays there.
     public func enterForeground() { handle(.foreground) }
+    /// The app went to the background: `foreground: false` is reported once and the renewals stop.
     public func enterBackground() { handle(.background) }
     /// The screen now shown: `session`/`conversation` with its id, or `list`, `approvals`, `settings`… with none.
     public func show(_ screen: String?, subjectID: String? = nil) { handle(.screen(screen, subjectID: subjectID)) }

@@ -1,7 +1,7 @@
 import Foundation
 import RalphAPI
 
-/// Words for what ralph's RPC mode reports of a run (``SessionDetail/rpc``), shared by the app, the terminal client
+/// Words for what ralph's RPC mode reports of a run (`SessionDetail.rpc`), shared by the app, the terminal client
 /// and (in its own JavaScript) the web dashboard, so they all say the same.
 public enum RpcWords {
     /// `$0.0270 so far (3 iterations)`.

@@ -4,7 +4,9 @@ import RalphAPI
 
 /// A server the user added.
 public struct ServerProfile: Codable, Sendable, Equatable, Identifiable {
+    /// A lowercase UUID made when the server was added; also the account of its key in the ``SecretStore``.
     public var id: String
+    /// The name the user gave, or `host:port` of the URL; unique among the profiles.
     public var name: String
     /// Normalised base URL.
     public var url: String
@@ -17,17 +19,24 @@ public struct ServerProfile: Codable, Sendable, Equatable, Identifiable {
     }
 }
 
+/// Why a ``ServerProfiles`` call failed.
 public enum ProfileError: Error, Equatable, CustomStringConvertible {
+    /// The text is not an http(s) server URL.
     case invalidURL(String)
+    /// The server did not answer, or its check failed for a reason other than the key (the URL, and the error if any).
     case unreachable(String)
     /// The server requires a key and none was given.
     case needsKey(String)
     /// The server refused the key given.
     case keyRefused(String)
+    /// A profile of this name exists already.
     case duplicateName(String)
+    /// No profile has this name or id.
     case notFound(String)
+    /// The profiles file or the secret store could not be read or written; the text says which and why.
     case storage(String)
 
+    /// A sentence for a person, saying what to do where it can.
     public var description: String {
         switch self {
         case .invalidURL(let url): "'\(url)' is not a server URL (use http://host:port)"
@@ -46,7 +55,9 @@ public enum ProfileError: Error, Equatable, CustomStringConvertible {
 @MainActor
 @Observable
 public final class ServerProfiles {
+    /// Every saved server, in the order added.
     public private(set) var profiles: [ServerProfile] = []
+    /// The id of the server used by default, as saved; see ``active``.
     public private(set) var activeID: String?
 
     @ObservationIgnored let file: String
@@ -69,6 +80,7 @@ public final class ServerProfiles {
         activeID = stored.active
     }
 
+    /// The server in use: the one ``activeID`` names, else the first; nil when there is none.
     public var active: ServerProfile? { profiles.first { $0.id == activeID } ?? profiles.first }
 
     /// The profile named `name` (or with that id).
@@ -123,6 +135,8 @@ public final class ServerProfiles {
         try save()
     }
 
+    /// Removes the profile named `name` (or with that id) and forgets its key; if it was active, the first remaining one
+    /// becomes active. An unknown name is ``ProfileError/notFound(_:)``.
     public func remove(_ name: String) throws(ProfileError) {
         guard let profile = profile(named: name) else { throw .notFound(name) }
         try? secrets.removeSecret(for: profile.id)

@@ -7,7 +7,7 @@ import RalphAPI
 ///
 /// - ``isSessionActive`` is true when the server's `mode` is `live`, or when the session was paused from this client.
 /// - An active session is streamed as soon as ``connect()`` is called, and so is one whose host is offline in a cluster
-///   (``Session/isUnreachable``: its events so far come from the cluster); a finished one is not streamed at all: the
+///   (`Session.isUnreachable`: its events so far come from the cluster); a finished one is not streamed at all: the
 ///   connection state is `disconnected` and the events already shown stay visible (a first look at a finished
 ///   session shows its recent events from the detail call).
 /// - Pausing keeps the stream open.
@@ -17,15 +17,20 @@ import RalphAPI
 @MainActor
 @Observable
 public final class SessionMonitor {
+    /// The run followed.
     public let sessionID: String
+    /// The client it reads, streams and controls the run through.
     public let client: RalphClient
 
+    /// The run as last read (status, detail or `state` frame); nil before ``connect()``.
     public private(set) var session: Session?
+    /// The run's detail, kept current by the stream's `state` frames; nil until read.
     public private(set) var detail: SessionDetail?
     /// Newest first.
     public private(set) var events: [WorkflowEvent] = []
     /// Events received (each id once), not capped.
     public private(set) var eventCount = 0
+    /// The state of the run's event stream.
     public private(set) var connection: ConnectionState = .disconnected
     /// Reconnection attempts since the last successful connection.
     public private(set) var reconnectAttempts = 0
@@ -54,6 +59,7 @@ public final class SessionMonitor {
     /// Ids already received, to count each event once.
     @ObservationIgnored private var seenIDs = Set<Int>()
 
+    /// A monitor with nothing read yet; call ``connect()``.
     public init(client: RalphClient, sessionID: String) {
         self.client = client
         self.sessionID = sessionID
@@ -236,6 +242,7 @@ public final class SessionMonitor {
         await refreshStatus()
     }
 
+    /// Resumes a paused (or hook-suspended) run, then reads it again. The server's refusal is thrown and kept in ``lastError``.
     public func resume() async throws(RalphClientError) {
         _ = try await perform { () async throws(RalphClientError) in try await self.client.resume(self.sessionID) }
         pausedFromThisClient = false
@@ -251,6 +258,7 @@ public final class SessionMonitor {
         return result
     }
 
+    /// Appends an event to the run (see ``RalphClient/emit(_:topic:payload:)``); a failure is thrown and kept in ``lastError``.
     public func emit(topic: String, payload: JSONValue?) async throws(RalphClientError) -> EmitResponse {
         try await perform { () async throws(RalphClientError) in try await self.client.emit(self.sessionID, topic: topic, payload: payload) }
     }
@@ -273,11 +281,17 @@ public final class SessionMonitor {
 
     // MARK: - Derived views (the 10 sections)
 
+    /// The hat changes of ``detail`` (the latest 200); empty before it is read.
     public var hatFlow: [HatTransition] { detail?.hatFlow ?? [] }
+    /// How many iterations each hat was at work, from ``detail``.
     public var hatUsage: [HatUsage] { detail?.hatUsage ?? [] }
+    /// The latest backpressure evidence (tests, lint, typecheck) of ``detail``.
     public var backpressure: Backpressure? { detail?.backpressure }
+    /// The iteration figures of ``detail``; nil before it is read.
     public var iterationStats: IterationStats? { detail?.iterationStats }
+    /// The latest events carrying a `tool` field (at most 20, newest last), from ``detail``.
     public var recentToolCalls: [JSONValue] { detail?.recentToolCalls ?? [] }
+    /// Tokens and cost summed over the run's events, from ``detail``.
     public var tokenTotals: TokenMetrics? { detail?.tokens }
     /// Total tokens per report, oldest first: the sparkline.
     public var tokenSparkline: [Int] { detail?.tokens?.samples.map { $0.inputTokens + $0.outputTokens } ?? [] }

@@ -12,6 +12,7 @@ import RalphAPI
 @MainActor
 @Observable
 public final class SessionsListModel {
+    /// The client it reads and follows through.
     public let client: RalphClient
     /// Newest first, of every host.
     public internal(set) var sessions: [Session] = []
@@ -26,9 +27,13 @@ public final class SessionsListModel {
     public private(set) var connection: ConnectionState = .disconnected
     /// True while the list is refreshed by polling because the stream is down.
     public var isPolling: Bool { polling.isPolling }
+    /// Why the last refresh failed, or why the stream gave up; cleared by the next refresh that succeeds.
     public private(set) var lastError: String?
+    /// When the list last changed: a refresh, or a session or host event.
     public private(set) var lastUpdated: Date?
+    /// How long polling waits between two reads while the stream is not connected (5 s); read before each wait.
     public var pollInterval: Duration = .seconds(5)
+    /// The reconnect policy of the global stream; takes effect at the next ``start()`` that opens it.
     public var policy = ReconnectPolicy()
 
     @ObservationIgnored private var streamTask: Task<Void, Never>?
@@ -39,6 +44,7 @@ public final class SessionsListModel {
     @ObservationIgnored var hostUpdates: [String: (host: HostInfo, number: Int)] = [:]
     @ObservationIgnored var hostUpdateCount = 0
 
+    /// A model with an empty list; call ``start()``.
     public init(client: RalphClient) {
         self.client = client
     }
@@ -65,6 +71,7 @@ public final class SessionsListModel {
         startPolling()
     }
 
+    /// Closes the stream, stops polling and cancels host reads under way; the list stays as it was.
     public func stop() {
         streamTask?.cancel()
         streamTask = nil

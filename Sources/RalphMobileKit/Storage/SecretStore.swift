@@ -13,20 +13,27 @@ import Security
 
 /// Where API keys are kept: never in the profiles file.
 public protocol SecretStore: Sendable {
+    /// The secret kept for `account`, or nil when there is none; throws when the store cannot be read.
     func secret(for account: String) throws -> String?
+    /// Keeps `secret` for `account`, replacing any earlier one.
     func setSecret(_ secret: String, for account: String) throws
+    /// Forgets `account`'s secret; an account without one is not an error.
     func removeSecret(for account: String) throws
 }
 
+/// Why a ``SecretStore`` failed, worded for a person (with what to do, where it can say).
 public struct SecretStoreError: Error, CustomStringConvertible {
+    /// What went wrong: the file and the fix, or the Keychain status.
     public let description: String
 }
 
 /// A JSON file readable only by its owner (mode 0600), for Linux and the terminal client. A file others can read
 /// is refused.
 public struct FileSecretStore: SecretStore {
+    /// The JSON file (`{"<account>": "<secret>"}`); it and its directory are created on the first write.
     public let path: String
 
+    /// A store in `path`; nothing is read or written until asked.
     public init(path: String) {
         self.path = path
     }
@@ -63,14 +70,19 @@ public struct FileSecretStore: SecretStore {
         }
     }
 
+    /// Reads the file (a missing file holds no secrets). Throws ``SecretStoreError`` when others can read it, or it is not
+    /// a JSON object of strings.
     public func secret(for account: String) throws -> String? { try load()[account] }
 
+    /// Reads the file (refused as in ``secret(for:)``), then writes it anew: a temporary file created with mode 0600,
+    /// synced, then renamed over `path`.
     public func setSecret(_ secret: String, for account: String) throws {
         var all = try load()
         all[account] = secret
         try save(all)
     }
 
+    /// Rewrites the file without `account`; an account it does not hold leaves the file untouched.
     public func removeSecret(for account: String) throws {
         var all = try load()
         guard all.removeValue(forKey: account) != nil else { return }
@@ -81,8 +93,10 @@ public struct FileSecretStore: SecretStore {
 #if canImport(Security)
 /// The Keychain (Apple platforms): generic passwords under a service name.
 public struct KeychainSecretStore: SecretStore {
+    /// The Keychain service the items are kept under.
     public let service: String
 
+    /// A store of generic passwords under `service`.
     public init(service: String = "ralph-mobile") {
         self.service = service
     }
@@ -91,6 +105,7 @@ public struct KeychainSecretStore: SecretStore {
         [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service, kSecAttrAccount as String: account]
     }
 
+    /// The item's data as UTF-8; nil when there is no item, ``SecretStoreError`` on any other Keychain status.
     public func secret(for account: String) throws -> String? {
         var q = query(account)
         q[kSecReturnData as String] = true
@@ -102,6 +117,7 @@ public struct KeychainSecretStore: SecretStore {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// Replaces the item; it is readable after the device's first unlock (`kSecAttrAccessibleAfterFirstUnlock`).
     public func setSecret(_ secret: String, for account: String) throws {
         try removeSecret(for: account)
         var q = query(account)
@@ -111,6 +127,7 @@ public struct KeychainSecretStore: SecretStore {
         guard status == errSecSuccess else { throw SecretStoreError(description: "Keychain error \(status)") }
     }
 
+    /// Deletes the item; no item is not an error.
     public func removeSecret(for account: String) throws {
         let status = SecItemDelete(query(account) as CFDictionary)
         guard status == errSecSuccess || status == errSecItemNotFound else { throw SecretStoreError(description: "Keychain error \(status)") }

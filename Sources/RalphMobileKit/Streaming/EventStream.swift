@@ -10,19 +10,28 @@ import RalphAPI
 /// 4 s … 30 s, with jitter, reset only once a connection succeeds), treats a stream without events or heartbeats for
 /// 45 s as dead, gives up on 401/403/404, and stops for good after an `end` frame.
 public struct EventStream: Sendable {
+    /// One thing that happened on the stream.
     public enum Update: Sendable, Equatable {
+        /// The connection changed state.
         case state(ConnectionState)
+        /// An event arrived (an `end` frame is ``end(_:)`` instead).
         case event(SSEParser.Event)
         /// The `end` frame's data: the stream is over and will not reconnect.
         case end(String)
     }
 
+    /// The client whose server, key and timeout each connection uses.
     public let client: RalphClient
+    /// The stream's path, such as `/api/events`.
     public let path: String
+    /// Query items sent with every connection.
     public let query: [(String, String)]
+    /// The id to resume after on the first connection (sent as `Last-Event-ID`); nil to start fresh.
     public var lastEventID: String?
+    /// Backoff and dead-stream timeout.
     public var policy: ReconnectPolicy
 
+    /// Describes a stream; nothing connects until ``updates()`` is called.
     public init(client: RalphClient, path: String, query: [(String, String)] = [], lastEventID: String? = nil, policy: ReconnectPolicy = ReconnectPolicy()) {
         self.client = client
         self.path = path

@@ -11,6 +11,7 @@ public final class ModelTasks {
     /// A task removes itself when it ends (cancelled or not), so ``settle()`` waits for cancelled ones too.
     private var running: [Int: Task<Void, Never>] = [:]
 
+    /// An owner with no tasks.
     public init() {}
 
     /// Starts `body` as a task owned here. The body should hold its model weakly: the model owns the task, not the

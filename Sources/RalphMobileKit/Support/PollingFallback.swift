@@ -14,6 +14,7 @@ public final class PollingFallback {
     public private(set) var isPolling = false
     @ObservationIgnored private var task: Task<Void, Never>?
 
+    /// A fallback that does not poll until ``start(interval:isConnected:refresh:)``.
     public init() {}
 
     /// Starts the loop unless it runs. `interval` and `isConnected` answer nil once the list is gone.

@@ -15,17 +15,23 @@ struct AuthMiddleware: RouterMiddleware {
     let authenticator: Authenticator
 
     /// The `/api/` routes registered on ``Routes/open`` (``RouteAccessTests`` checks the two agree). A notification
-    /// action carries its own credential, a single-use token.
-    static let open: Set<String> = ["/api/health", "/api/login", "/api/logout", "/api/notifications/actions"]
+    /// action carries its own credential, a single-use token, and so does a pairing exchange (a single-use code).
+    static let open: Set<String> = ["/api/health", "/api/login", "/api/logout", "/api/notifications/actions", "/api/pairing/exchange"]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
-        guard path.hasPrefix("/api/"), !Self.open.contains(path) else { return try await next(request, context) }
+        // `/metrics` is outside `/api/` (where scrapers look for it) and authenticated like the API.
+        let isMetrics = path == MetricsRoutes.path
+        guard isMetrics || (path.hasPrefix("/api/") && !Self.open.contains(path)) else { return try await next(request, context) }
         // A command another host of the cluster sent: its caller was authenticated there, and its role comes with it.
         guard context.identity == nil else { return try await next(request, context) }
         var context = context
         let identity: CallerIdentity?
         if let key = Authenticator.presentedKey(request) {
+            if isMetrics, try metricsKey(key, context: context) {
+                context.metricsKeyPresented = true
+                return try await next(request, context)
+            }
             identity = try identify(key: key, context: context)
         } else if authenticator.authRequired, let token = request.cookies[WebSessionStore.cookieName]?.value, !token.isEmpty {
             if CrossSiteGuard.changesState(request.method) { try CrossSiteGuard.check(request) }
@@ -37,6 +43,19 @@ struct AuthMiddleware: RouterMiddleware {
         guard let identity else { throw APIError.unauthorized }
         context.identity = identity
         return try await next(request, context)
+    }
+
+    /// Whether a key presented to `/metrics` is the metrics key; throws `429` while its address is refused (so the
+    /// metrics key cannot be guessed faster than any other).
+    func metricsKey(_ key: String, context: Context) throws(APIError) -> Bool {
+        if authenticator.authRequired {
+            let address = FailureThrottle.key(for: context.remoteAddress)
+            if let wait = authenticator.throttle.refusal(for: address) {
+                context.logger.notice("refused: too many wrong keys", metadata: ["address": "\(address)"])
+                throw authenticator.throttle.error(waiting: wait)
+            }
+        }
+        return authenticator.isMetricsKey(key)
     }
 
     /// The identity a presented key grants; throws `429` while its address is refused.

@@ -19,11 +19,17 @@ public final class Authenticator: Sendable {
     let loopbackOnly: Bool
     let webSessions: WebSessionStore
     /// Refuses an address that keeps presenting wrong keys.
-    let throttle = FailureThrottle()
+    let throttle: FailureThrottle
+    /// The digest of `--metrics-key`: a key for `GET /metrics` and nothing else.
+    let metricsKeyDigest: [UInt8]?
 
-    public init(keyStore: KeyStore, apiKey: String?, loopbackOnly: Bool, webSessions: WebSessionStore) {
+    public init(
+        keyStore: KeyStore, apiKey: String?, loopbackOnly: Bool, webSessions: WebSessionStore, metricsKey: String? = nil, failureLimit: Int = 10
+    ) {
+        self.throttle = FailureThrottle(limit: failureLimit)
         self.keyStore = keyStore
         self.apiKeyDigest = apiKey.map { Array(SHA256.hash(data: Data($0.utf8))) }
+        self.metricsKeyDigest = metricsKey.map { Array(SHA256.hash(data: Data($0.utf8))) }
         self.loopbackOnly = loopbackOnly
         self.webSessions = webSessions
     }
@@ -69,9 +75,16 @@ public final class Authenticator: Sendable {
         return identity
     }
 
-    /// The key a request presents, if any.
+    /// Whether `presented` is the metrics key (compared in constant time).
+    func isMetricsKey(_ presented: String) -> Bool {
+        guard let metricsKeyDigest, !presented.isEmpty else { return false }
+        return KeyStore.constantTimeEqual(metricsKeyDigest, Array(SHA256.hash(data: Data(presented.utf8))))
+    }
+
+    /// The key a request presents, if any. An `X-Api-Key` header is a presented key even when empty (a client that
+    /// meant to send one and has none is refused, not let through on another credential).
     static func presentedKey(_ request: Request) -> String? {
-        if let key = request.headers[.xApiKey], !key.isEmpty { return key }
+        if let key = request.headers[.xApiKey] { return key }
         if let auth = request.headers[.authorization] {
             let parts = auth.split(separator: " ", maxSplits: 1)
             if parts.count == 2, parts[0].lowercased() == "bearer" { return parts[1].trimmingCharacters(in: .whitespaces) }

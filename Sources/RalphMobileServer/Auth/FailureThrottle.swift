@@ -45,11 +45,16 @@ final class FailureThrottle: Sendable {
         }
     }
 
+    /// Forgets every address's wrong keys (tests that ask many routes with one wrong key from one address).
+    func clear() {
+        entries.withLock { $0 = [:] }
+    }
+
     /// The `429` for an address that must wait `wait`.
     func error(waiting wait: Duration) -> APIError {
         let seconds = Int((wait + .milliseconds(999)).components.seconds)
         return .tooManyRequests(
-            "\(limit) wrong keys from this address within \(window.components.seconds) s; retry in \(max(1, seconds)) s", retryAfter: seconds
+            "\(limit) wrong keys or pairing codes from this address within \(window.components.seconds) s; retry in \(max(1, seconds)) s", retryAfter: seconds
         )
     }
 

@@ -169,12 +169,25 @@ public final class KeyStore: Sendable {
         return made
     }
 
-    /// Revokes the key whose id is `id` or starts with it.
+    /// Whether `id`, as a person typed it to revoke a key, names the key `keyID`: its whole id (with or without `k_`),
+    /// or the start of it when at least ``minimumPrefix`` characters of the hex part are given — a shorter prefix could
+    /// name a key nobody meant.
+    public static func names(_ id: String, keyID: String) -> Bool {
+        let full = id.hasPrefix("k_") ? id : "k_" + id
+        if keyID == full { return true }
+        return full.count - 2 >= minimumPrefix && keyID.hasPrefix(full)
+    }
+
+    /// Characters of a key id's hex part a prefix needs to revoke it.
+    public static let minimumPrefix = 4
+
+    /// Revokes the key ``names(_:keyID:)`` picks out: exactly one, else ``KeyError/notFound(_:)`` or
+    /// ``KeyError/ambiguous(_:)``.
     public func revoke(_ id: String) throws(KeyError) -> StoredKey {
         var removed: StoredKey?
         var failure: KeyError?
         try update { keys in
-            let matches = keys.filter { $0.id == id || $0.id.hasPrefix(id) || ("k_" + id) == $0.id }
+            let matches = keys.filter { Self.names(id, keyID: $0.id) }
             if matches.count == 1 {
                 removed = matches[0]
                 keys.removeAll { $0.id == matches[0].id }
@@ -186,36 +199,18 @@ public final class KeyStore: Sendable {
         return removed!
     }
 
-    /// Read-modify-write under an exclusive lock on `keys.json.lock`, written atomically with mode 0600.
+    /// Read-modify-write under an exclusive lock on `keys.json.lock`, written atomically with mode 0600
+    /// (``PrivateFile``).
     private func update(_ change: (inout [StoredKey]) -> Void) throws(KeyError) {
-        let directory = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw .writeFailed("cannot create \(directory): \(error.localizedDescription)")
-        }
-        let lockFD = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lockFD >= 0 else { throw .writeFailed("cannot open \(path).lock: \(String(cString: strerror(errno)))") }
-        defer { close(lockFD) }
-        flock(lockFD, LOCK_EX)
-        defer { flock(lockFD, LOCK_UN) }
-        try reload()
-        var keys = state.withLock { $0.keys }
-        change(&keys)
-        let temp = path + ".tmp-\(getpid())"
-        do {
-            let data = try WireJSON.encodePretty(File(keys: keys))
-            guard FileManager.default.createFile(atPath: temp, contents: data, attributes: [.posixPermissions: 0o600]) else {
-                throw KeyError.writeFailed("cannot create \(temp)")
+        try PrivateFile.update(path, failure: KeyError.writeFailed) { () throws(KeyError) -> Data? in
+            try reload()
+            var keys = state.withLock { $0.keys }
+            change(&keys)
+            do {
+                return try WireJSON.encodePretty(File(keys: keys))
+            } catch {
+                throw .writeFailed("\(error)")
             }
-            chmod(temp, 0o600)
-            guard rename(temp, path) == 0 else { throw KeyError.writeFailed("cannot replace \(path): \(String(cString: strerror(errno)))") }
-        } catch let error as KeyError {
-            unlink(temp)
-            throw error
-        } catch {
-            unlink(temp)
-            throw .writeFailed("\(error)")
         }
         try reload()
     }

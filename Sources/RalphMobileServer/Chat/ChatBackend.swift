@@ -97,6 +97,8 @@ struct ChatContext: Sendable {
     let encoder: ChatEventEncoder
     /// Told after a step recorded notifications (``ChatNotificationRules``) in its transaction.
     let notificationsRecorded: @Sendable () -> Void
+    /// Where turns, approvals and agent processes are counted (nil: not counted, a service built by a test).
+    let metrics: ServerMetrics?
 }
 
 /// Encodes an event's data the way it is stored and sent (``WireJSON``).

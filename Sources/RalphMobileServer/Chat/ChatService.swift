@@ -51,7 +51,7 @@ public final class ChatService: Sendable {
     ///   notifier's wake-up).
     init(
         store: ChatStore, chatHub: ChatHub, eventHub: EventHub, roots: WorkspaceRoots, configuration: Configuration, environment: [String: String],
-        hostID: String? = nil, logger: Logger, notificationsRecorded: @escaping @Sendable () -> Void = {}
+        hostID: String? = nil, logger: Logger, metrics: ServerMetrics? = nil, notificationsRecorded: @escaping @Sendable () -> Void = {}
     ) {
         self.hostID = hostID
         self.store = store
@@ -63,7 +63,7 @@ public final class ChatService: Sendable {
             store: store, chatHub: chatHub, eventHub: eventHub, adapters: Dictionary(configuration.backends.map { ($0.name, $0.adapter) }, uniquingKeysWith: { first, _ in first }),
             environment: environment, roots: roots,
             terminateGrace: configuration.terminateGrace, logger: logger, encoder: ChatEventEncoder(),
-            notificationsRecorded: notificationsRecorded
+            notificationsRecorded: notificationsRecorded, metrics: metrics
         )
     }
 

@@ -152,6 +152,7 @@ final class ConversationWorker: Sendable {
         guard !actions.isEmpty else { return }
         var writes: [ChatWrite] = []
         var approvals: [Approval] = []
+        var turns: [Turn] = []
         var conversation: Conversation?
         var notices: [AutoReplyProgress] = []
         var notifications: [NotificationEvent] = []
@@ -162,7 +163,9 @@ final class ConversationWorker: Sendable {
                     writes.append(.conversation(c))
                     conversation = c
                 case .save(.message(let m)): writes.append(.message(m))
-                case .save(.turn(let t)): writes.append(.turn(t))
+                case .save(.turn(let t)):
+                    writes.append(.turn(t))
+                    turns.append(t)
                 case .save(.approval(let a)):
                     writes.append(.approval(a))
                     approvals.append(a)
@@ -186,6 +189,11 @@ final class ConversationWorker: Sendable {
             throw failure
         }
         if !notifications.isEmpty { context.notificationsRecorded() }
+        if let metrics = context.metrics {
+            // Counted once stored: a step that could not be stored did not happen.
+            for turn in turns { metrics.turnStored(turn, backend: current.backend) }
+            for approval in approvals { metrics.approvalStored(approval) }
+        }
         for approval in approvals { context.eventHub.approvalChanged(approval) }
         if let conversation { context.eventHub.publishConversation(name: ChatEventName.conversationUpdated, value: conversation) }
         for notice in notices { context.eventHub.publishConversation(name: ChatEventName.autoReplyNotice, value: notice) }
@@ -270,6 +278,7 @@ final class ConversationWorker: Sendable {
         do {
             session = try adapter.start(options, environment: context.environment)
         } catch {
+            context.metrics?.agentStarted(backend: backend, succeeded: false)
             let reason = error.description
             enqueue { core, now in core.processFailedToStart(reason, now: now) }
             return
@@ -280,6 +289,9 @@ final class ConversationWorker: Sendable {
             return slot.generation
         }
         enqueue { core, now in core.processStarted(now: now) }
+        let metrics = context.metrics
+        let backendName = backend
+        metrics?.agentStarted(backend: backendName, succeeded: true)
         let logger = context.logger
         let conversationID = id
         let name = adapter.name
@@ -292,6 +304,7 @@ final class ConversationWorker: Sendable {
                 enqueue(agentOutput: event)
             }
             let exit = await session.waitForExit()
+            metrics?.agentExited(backend: backendName, exit)
             let stderr = session.stderrTail
             let current = slot.withLock { slot -> Bool in
                 guard slot.generation == generation else { return false }

@@ -45,7 +45,7 @@ public struct ClusterKeys: Sendable {
         try await SharedAuth.create(role: role, name: name, in: database)
     }
 
-    /// The key revoked; nil when no single key matches `id`.
+    /// The key revoked; nil when no key matches `id` (``KeyStore/names(_:keyID:)``); throws `KeyStore.KeyError.ambiguous` when several do.
     public func revoke(_ id: String) async throws -> StoredKey? {
         try await SharedAuth.revoke(id, in: database)
     }

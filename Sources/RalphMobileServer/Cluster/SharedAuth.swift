@@ -110,8 +110,9 @@ final class SharedAuth: Sendable {
     }
 
     static func revoke(_ id: String, in database: any SQLDatabase) async throws -> StoredKey? {
-        let matches = try await keys(in: database).filter { $0.id == id || $0.id.hasPrefix(id) || $0.id == "k_" + id }
-        guard matches.count == 1, !id.isEmpty else { return nil }
+        let matches = try await keys(in: database).filter { KeyStore.names(id, keyID: $0.id) }
+        if matches.count > 1 { throw KeyStore.KeyError.ambiguous(id) }
+        guard matches.count == 1 else { return nil }
         let key = matches[0]
         try await changed(database) { db in
             try await db.execute("UPDATE cluster_keys SET revoked_at = ? WHERE id = ?", Timestamp.now(), key.id)

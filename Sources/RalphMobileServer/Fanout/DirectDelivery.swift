@@ -1,4 +1,5 @@
 import NIOCore
+import Prometheus
 import Synchronization
 
 /// The fast path of an SSE stream: frames written by the connection's event loop straight to its socket, one pass per
@@ -33,23 +34,26 @@ final class DirectSink: @unchecked Sendable {
     /// First in the pipeline: what it writes goes to the socket as is.
     private let deadlines: ConnectionDeadlineHandler
     fileprivate var needsFlush = false
+    /// Counts the frames written here (the server's live frames counter; nil: not counted).
+    fileprivate let delivered: Prometheus.Counter?
 
-    private init(dispatcher: DirectDispatcher, framing: Framing, channel: any Channel, deadlines: ConnectionDeadlineHandler) {
+    private init(dispatcher: DirectDispatcher, framing: Framing, channel: any Channel, deadlines: ConnectionDeadlineHandler, delivered: Prometheus.Counter?) {
         self.dispatcher = dispatcher
         self.framing = framing
         self.channel = channel
         self.deadlines = deadlines
+        self.delivered = delivered
     }
 
     /// The sink of the response being written on `channel`, or nil when its pipeline is not the server's guarded
     /// HTTP/1 pipeline or the response's length is fixed. Call on the channel's event loop, after the response head.
-    static func make(for channel: any Channel) -> DirectSink? {
+    static func make(for channel: any Channel, delivered: Prometheus.Counter? = nil) -> DirectSink? {
         channel.eventLoop.preconditionInEventLoop()
         let operations = channel.pipeline.syncOperations
         guard let deadlines = try? operations.handler(type: ConnectionDeadlineHandler.self),
             let framing = try? operations.handler(type: ResponseFraming.self).bodyFraming
         else { return nil }
-        return DirectSink(dispatcher: DirectDispatcher.of(channel.eventLoop), framing: framing, channel: channel, deadlines: deadlines)
+        return DirectSink(dispatcher: DirectDispatcher.of(channel.eventLoop), framing: framing, channel: channel, deadlines: deadlines, delivered: delivered)
     }
 
     /// Whether the connection takes more without waiting (its pending bytes under the high watermark).
@@ -159,9 +163,13 @@ final class DirectDispatcher: Sendable {
             switch batch {
             case .frames(let frames):
                 var shared = DirectFrames(frames)
+                // Heartbeats (no position) are not frames of the stream's content.
+                var count = 0
+                for frame in frames where frame.position != nil { count += 1 }
                 for queue in queues {
                     guard let sink = queue.takeOnLoop(frames) else { continue }
                     sink.write(&shared)
+                    if count > 0 { sink.delivered?.increment(by: Int64(count)) }
                     if !sink.needsFlush {
                         sink.needsFlush = true
                         written.append(sink)

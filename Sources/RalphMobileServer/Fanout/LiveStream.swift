@@ -52,7 +52,7 @@ enum LiveStream {
         try await EventLoopExecutor.run(on: channel.eventLoop) {
             // Nothing is written for the stream once its writer stops: not on the loop, not queued.
             defer { queue.detach() }
-            let sink = direct ? DirectSink.make(for: channel) : nil
+            let sink = direct ? DirectSink.make(for: channel, delivered: watch.counters?.liveFrames) : nil
             try await forward(queue, writer: &writer, watch: watch, direct: sink, catchUp: catchUp)
         }
     }
@@ -66,22 +66,29 @@ enum LiveStream {
             if batch.isEmpty { return }
             if batch.count == 1, case .frame(let frame) = batch[0] {
                 try await watch.writing { try await writer.write(frame) }
+                watch.counters?.liveFrames.increment()
                 continue
             }
             var buffer = ByteBuffer()
+            var frames = 0
             var ended = false
             for item in batch {
                 switch item {
-                case .frame(var frame): buffer.writeBuffer(&frame)
+                case .frame(var frame):
+                    buffer.writeBuffer(&frame)
+                    frames += 1
                 case .heartbeat: buffer.writeImmutableBuffer(SSEFrame.heartbeat)
                 case .end(var frame):
                     buffer.writeBuffer(&frame)
+                    frames += 1
                     ended = true
                 case .catchUp(let after):
                     if buffer.readableBytes > 0 {
                         let pending = buffer
                         try await watch.writing { try await writer.write(pending) }
                         buffer.clear()
+                        watch.counters?.liveFrames.increment(by: Int64(frames))
+                        frames = 0
                     }
                     try await catchUp(&writer, after)
                 }
@@ -90,6 +97,7 @@ enum LiveStream {
             if buffer.readableBytes > 0 {
                 let pending = buffer
                 try await watch.writing { try await writer.write(pending) }
+                if frames > 0 { watch.counters?.liveFrames.increment(by: Int64(frames)) }
             }
             if ended { return }
         }

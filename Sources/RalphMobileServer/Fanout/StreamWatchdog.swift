@@ -1,4 +1,5 @@
 import AgentRunner
+import Prometheus
 import Synchronization
 
 /// Disconnects event streams whose client stopped reading.
@@ -21,9 +22,12 @@ final class StreamWatchdog: Sendable {
         fileprivate let close: @Sendable () -> Void
         /// The watchdog's delayed closes.
         private let tasks: OwnedTasks
+        /// Where the stream counts the frames it writes (nil: not counted).
+        let counters: StreamCounters?
 
-        fileprivate init(tasks: OwnedTasks, close: @escaping @Sendable () -> Void) {
+        fileprivate init(tasks: OwnedTasks, counters: StreamCounters?, close: @escaping @Sendable () -> Void) {
             self.tasks = tasks
+            self.counters = counters
             self.close = close
         }
 
@@ -60,10 +64,16 @@ final class StreamWatchdog: Sendable {
 
     private let state = Mutex(State())
     private let tasks = OwnedTasks()
+    /// The server's stream counters, handed to every stream watched (nil: not counted).
+    let counters: StreamCounters?
+
+    init(counters: StreamCounters? = nil) {
+        self.counters = counters
+    }
 
     /// Watches a stream until ``unregister(_:)``; `close` closes its connection.
     func register(close: @escaping @Sendable () -> Void) -> (id: Int, watch: Watch) {
-        let watch = Watch(tasks: tasks, close: close)
+        let watch = Watch(tasks: tasks, counters: counters, close: close)
         let id = state.withLock { state in
             state.nextID += 1
             state.watches[state.nextID] = watch
@@ -85,6 +95,7 @@ final class StreamWatchdog: Sendable {
             return Array(found.values)
         }
         for watch in stalled { watch.close() }
+        if !stalled.isEmpty { counters?.cut.increment(by: Int64(stalled.count)) }
         return stalled.count
     }
 

@@ -20,6 +20,8 @@ final class NotificationDispatcher: Sendable {
         var actionURL: String
         var configuration: NotificationConfiguration
         var logger: Logger
+        /// Where delivery attempts are counted (nil: not counted).
+        var metrics: ServerMetrics?
     }
 
     private let dependencies: Dependencies
@@ -132,6 +134,7 @@ final class NotificationDispatcher: Sendable {
             outcome = .retry(status: nil, detail: "could not store the action tokens: \(error)", after: nil)
         }
         let record = attemptRecord(outcome, batch: batch, message: message, now: Date())
+        dependencies.metrics?.notificationAttempt(channel: device.channel, outcome: record.outcome)
         do {
             try await dependencies.store.finish(record)
         } catch {

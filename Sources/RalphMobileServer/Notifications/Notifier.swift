@@ -41,6 +41,8 @@ final class Notifier: Service, RunCatalogObserver, Sendable {
         var snapshots: @Sendable () -> [RunSnapshot]
         var isPaused: @Sendable (String) -> Bool
         var logger: Logger
+        /// Where delivery attempts are counted (nil: not counted).
+        var metrics: ServerMetrics? = nil
     }
 
     init(_ parts: Parts) {
@@ -72,7 +74,7 @@ final class Notifier: Service, RunCatalogObserver, Sendable {
         let actionURL = (parts.configuration.publicURL ?? "") + "/api/notifications/actions"
         dispatcher = NotificationDispatcher(.init(
             store: parts.store, presence: presence, senders: parts.senders, unavailable: parts.unavailable, role: parts.role, actionURL: actionURL,
-            configuration: parts.configuration, logger: parts.logger))
+            configuration: parts.configuration, logger: parts.logger, metrics: parts.metrics))
     }
 
     /// Something was recorded in the outbox: deliver it now.

@@ -11,7 +11,7 @@ extension RalphMobileServer {
     /// when its credentials were given (else the settings and every APNs delivery say what is missing).
     static func makeNotifier(
         configuration: ServerConfiguration, store: NotificationStore, authenticator: Authenticator, catalog: RunCatalog, supervisor: RunSupervisor,
-        logger: Logger
+        logger: Logger, metrics: ServerMetrics? = nil
     ) throws(StartupError) -> Notifier {
         let settings = configuration.notifications
         let key: P256.Signing.PrivateKey
@@ -48,7 +48,7 @@ extension RalphMobileServer {
         return Notifier(.init(
             store: store, configuration: settings, vapid: vapid, vapidSubjectGiven: settings.vapidSubject != nil, senders: senders,
             unavailable: unavailable, role: { [authenticator] in authenticator.currentRole(keyID: $0) }, snapshots: { [catalog] in catalog.snapshots() },
-            isPaused: { [supervisor] in supervisor.isPaused($0) }, logger: notifierLogger))
+            isPaused: { [supervisor] in supervisor.isPaused($0) }, logger: notifierLogger, metrics: metrics))
     }
 
     /// Without `--vapid-subject`: the public URL when it is https, else a mailto: address at this host's name.

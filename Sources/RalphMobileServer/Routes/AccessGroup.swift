@@ -14,6 +14,7 @@ struct AccessGroup: RouterMethods {
         self.ledger = ledger
         let group = router.group()
         if case .role(let role) = access { group.add(middleware: RequireRole(role: role)) }
+        if case .metrics = access { group.add(middleware: RequireMetricsAccess()) }
         self.group = group
     }
 

@@ -25,6 +25,10 @@ struct AutoReplyRoutes {
                     throw APIError.invalidParameter("unknown preset '\(name.prefix(40))'; presets: \(AutoReplySettings.presets.keys.sorted().joined(separator: ", "))")
                 }
                 settings = preset
+                let body = try await request.body.collect(upTo: context.maxUploadSize)
+                guard String(buffer: body).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                    throw APIError.invalidBody("send either ?preset= or settings in the body, not both")
+                }
             } else {
                 settings = try await request.decode(as: AutoReplySettings.self, context: context)
             }

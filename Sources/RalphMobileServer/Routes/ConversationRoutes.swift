@@ -10,6 +10,8 @@ struct ConversationRoutes {
     let chat: ChatService
     let watchdog: StreamWatchdog
     let hosts: HostRegistry
+    /// Where resumes of conversation streams are counted.
+    let metrics: ServerMetrics
 
     func register(on routes: Routes) {
         routes.viewer.get("/api/conversations") { request, context in
@@ -52,7 +54,10 @@ struct ConversationRoutes {
         routes.operator.post("/api/conversations/{id}/messages") { request, context in
             let id = try Self.id(context)
             let body = try await request.decode(as: SendMessageRequest.self, context: context)
-            return JSONResponse.make(try await chat.send(id, body), status: .accepted)
+            let sent = try await chat.send(id, body)
+            // The turn runs long after this request: its id, logged with the request's, ties the two together.
+            context.logger.info("conversation \(id): turn \(sent.turnId) queued", metadata: ["turn_id": "\(sent.turnId)"])
+            return JSONResponse.make(sent, status: .accepted)
         }
         routes.operator.post("/api/conversations/{id}/interrupt") { _, context in
             return JSONResponse.make(try await chat.interrupt(Self.id(context)), status: .accepted)
@@ -147,7 +152,9 @@ struct ConversationRoutes {
         let live = feed.live
         let after: Int
         switch cursor {
-        case .after(let a): after = min(a.line, live.head)
+        case .after(let a):
+            after = min(a.line, live.head)
+            metrics.streamResumed(route: context.endpointPath ?? "/api/conversations/{id}/events", depth: live.head - after)
         case .last(let n): after = max(0, live.head - n)
         case .all: after = 0
         }
@@ -173,12 +180,15 @@ struct ConversationRoutes {
             let batch = try await feed.stored(after: position, limit: min(500, through - position))
             guard let last = batch.last else { break }
             var buffer = ByteBuffer()
+            var count = 0
             for event in batch where event.seq <= through {
                 var frame = SSEFrame.event(id: String(event.seq), name: event.name, data: event.data)
                 buffer.writeBuffer(&frame)
+                count += 1
             }
             let pending = buffer
             try await watch.writing { try await writer.write(pending) }
+            watch.counters?.loggedFrames.increment(by: Int64(count))
             position = last.seq
         }
     }

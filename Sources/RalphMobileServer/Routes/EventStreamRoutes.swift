@@ -18,6 +18,8 @@ struct EventStreamRoutes {
     let legacy: LegacyStreamClients
     /// Seconds between heartbeats on a legacy stream held open after `end`.
     let heartbeatInterval: Double
+    /// Where resumes are counted.
+    let metrics: ServerMetrics
     /// How long a stream request for a run that is still starting waits for it.
     static let pendingWait = 30.0
 
@@ -44,26 +46,33 @@ struct EventStreamRoutes {
         case all
     }
 
+    /// Where a stream starts: `Last-Event-ID`, else `?after=`, else `?history=` (default the last 200). Every one given is
+    /// checked, also one that another makes unused, so a bad value is always refused rather than sometimes ignored.
     static func cursor(for request: Request) throws(APIError) -> Cursor {
+        let query = request.uri.queryParameters
+        var history = Cursor.last(defaultHistory)
+        if let text = query["history"] {
+            if text == "all" {
+                history = .all
+            } else {
+                guard let n = Int(text), n >= 0 else { throw .invalidParameter("history must be a non-negative integer or 'all', got '\(text.prefix(40))'") }
+                history = .last(n)
+            }
+        }
+        var after: SessionEventID?
+        if let text = query["after"] {
+            guard let id = SessionEventID(String(text)) else {
+                throw .invalidParameter("after must be an event id (a non-negative integer, or <line>:<check>), got '\(text.prefix(40))'")
+            }
+            after = id
+        }
         if let header = request.headers[.lastEventID]?.trimmingCharacters(in: .whitespaces), !header.isEmpty {
             guard let id = SessionEventID(header) else {
                 throw .invalidParameter("Last-Event-ID must be an event id (a non-negative integer, or <line>:<check>), got '\(header.prefix(40))'")
             }
             return .after(id)
         }
-        let query = request.uri.queryParameters
-        if let after = query["after"] {
-            guard let id = SessionEventID(String(after)) else {
-                throw .invalidParameter("after must be an event id (a non-negative integer, or <line>:<check>), got '\(after.prefix(40))'")
-            }
-            return .after(id)
-        }
-        if let history = query["history"] {
-            if history == "all" { return .all }
-            guard let n = Int(history), n >= 0 else { throw .invalidParameter("history must be a non-negative integer or 'all', got '\(history.prefix(40))'") }
-            return .last(n)
-        }
-        return .last(defaultHistory)
+        return after.map { .after($0) } ?? history
     }
 
     // MARK: - Session stream
@@ -113,6 +122,7 @@ struct EventStreamRoutes {
             }
             // The history the client knew is gone: it gets the current file from its first line.
             if reset != nil { after = 0 }
+            metrics.streamResumed(route: context.endpointPath ?? "/api/sessions/{id}/events", depth: lastLine - after)
         case .last(let n): after = max(0, lastLine - n)
         case .all: after = 0
         }
@@ -183,6 +193,7 @@ struct EventStreamRoutes {
         frames.writeBuffer(&end)
         let pending = frames
         try await watch.writing { try await writer.write(pending) }
+        watch.counters?.loggedFrames.increment(by: Int64(withState ? 2 : 1))
     }
 
     /// The check of line `line` of a run as the file holds it now (nil when that line is not an event any more).
@@ -220,6 +231,7 @@ struct EventStreamRoutes {
                     buffer.writeBuffer(&frame)
                 }
                 try await watch.writing { try await writer.write(buffer) }
+                watch.counters?.loggedFrames.increment(by: Int64(batch.events.count))
             }
             if batch.done { return }
             position = batch.next

@@ -54,22 +54,31 @@ struct KeyRoutes {
             let revoked: StoredKey?
             do {
                 revoked = try await shared.revoke(id)
+            } catch KeyStore.KeyError.ambiguous {
+                throw Self.ambiguous(id)
             } catch {
                 throw APIError.other(.serviceUnavailable, .unavailable, "cannot revoke the key in the cluster's database: \(error)")
             }
-            guard let revoked else { throw APIError.notFound("no single key matches '\(id.prefix(40))'") }
+            guard let revoked else { throw APIError.notFound("no key matches '\(id.prefix(40))'") }
             return revoked
         }
         let store = keyStore
         return try await NIOThreadPool.singleton.runIfActive { () throws -> StoredKey in
             do throws(KeyStore.KeyError) {
                 return try store.revoke(id)
-            } catch .notFound, .ambiguous {
-                throw APIError.notFound("no single key matches '\(id.prefix(40))'")
+            } catch .notFound {
+                throw APIError.notFound("no key matches '\(id.prefix(40))'")
+            } catch .ambiguous {
+                throw Self.ambiguous(id)
             } catch {
                 throw APIError.internalError(error.description)
             }
         }
+    }
+
+    /// `409`: the prefix names several keys; revoking one of them would be a guess.
+    static func ambiguous(_ id: String) -> APIError {
+        .conflict("'\(id.prefix(40))' matches several keys; give more of the id")
     }
 
     static func info(_ key: StoredKey) -> APIKeyInfo {

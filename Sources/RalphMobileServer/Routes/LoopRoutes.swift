@@ -95,7 +95,9 @@ struct LoopRoutes {
         let root = roots.root(containing: workspace) ?? workspace
         let outcome: RunSupervisor.StartOutcome
         do {
-            outcome = try await supervisor.start(RunSupervisor.StartPlan(workingDirectory: workspace, root: root, arguments: arguments))
+            var plan = RunSupervisor.StartPlan(workingDirectory: workspace, root: root, arguments: arguments)
+            plan.requestID = context.requestID
+            outcome = try await supervisor.start(plan)
         } catch {
             throw APIError.failedToSpawn(error.description)
         }
@@ -136,14 +138,14 @@ struct LoopRoutes {
             if let entry = (try? LoopRegistry(workspace: workspace, root: selection.root).allEntries())?.first(where: { $0.id == id }) {
                 return entry.worktreePath == nil ? "primary" : "worktree"
             }
-            if let queued = try? MergeQueue(workspace: workspace, root: selection.root).items(),
-                (queued.pending + queued.completed).contains(where: { $0.id == id })
-            {
-                return "worktree"
-            }
-            return (try? selection.root.status(RalphLayout(workspace: workspace).worktree(id)))?.isDirectory == true ? "worktree" : nil
+            if (try? selection.root.status(RalphLayout(workspace: workspace).worktree(id)))?.isDirectory == true { return "worktree" }
+            guard let queued = try? MergeQueue(workspace: workspace, root: selection.root).items() else { return nil }
+            if queued.pending.contains(where: { $0.id == id }) { return "worktree" }
+            // Merged or discarded, its worktree gone: there is nothing left for ralph to act on.
+            return queued.completed.first(where: { $0.id == id }).map { "done:" + $0.state }
         }
         guard let kind else { throw APIError.other(.notFound, .loopNotFound, id) }
+        if kind.hasPrefix("done:") { throw APIError.conflict("loop \(id) is already \(kind.dropFirst(5)): its worktree is gone") }
         guard kind == "worktree" else { throw APIError.other(.badRequest, .invalidOperation, "cannot \(verb) primary loop") }
         let output: RunSupervisor.CommandOutput
         do {

@@ -9,12 +9,27 @@ enum RouteAccess: Sendable, Hashable, CustomStringConvertible {
     case open
     /// A caller whose role includes this one.
     case role(Role)
+    /// `GET /metrics`: an admin, or whoever presents the metrics key (`--metrics-key`), which grants this and nothing
+    /// else (``RequireMetricsAccess``).
+    case metrics
 
     var description: String {
         switch self {
         case .open: "open"
         case .role(let role): role.rawValue
+        case .metrics: "admin or metrics key"
         }
+    }
+}
+
+/// Lets through a request that presented the metrics key (``AuthMiddleware`` marks it), else refuses as
+/// ``RequireRole`` does for admin: `401` without an identity, `403 forbidden: needs admin` with a smaller role.
+struct RequireMetricsAccess: RouterMiddleware {
+    typealias Context = AppRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if !context.metricsKeyPresented { try context.require(.admin) }
+        return try await next(request, context)
     }
 }
 

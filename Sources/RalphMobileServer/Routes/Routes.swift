@@ -10,12 +10,15 @@ struct Routes {
     let viewer: AccessGroup
     let `operator`: AccessGroup
     let admin: AccessGroup
+    /// `GET /metrics` alone: an admin or the metrics key.
+    let metrics: AccessGroup
 
     init(router: Router<AppRequestContext>, ledger: RouteLedger) {
         open = AccessGroup(.open, on: router, ledger: ledger)
         viewer = AccessGroup(.role(.viewer), on: router, ledger: ledger)
         `operator` = AccessGroup(.role(.operator), on: router, ledger: ledger)
         admin = AccessGroup(.role(.admin), on: router, ledger: ledger)
+        metrics = AccessGroup(.metrics, on: router, ledger: ledger)
     }
 }
 

@@ -35,7 +35,8 @@ struct SteeringRoutes {
 
     func start(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let body = try await request.decode(as: StartSessionRequest.self, context: context)
-        let plan = try await NIOThreadPool.singleton.runIfActive { try StartRequestValidator(roots: roots).plan(for: body) }
+        var plan = try await NIOThreadPool.singleton.runIfActive { try StartRequestValidator(roots: roots).plan(for: body) }
+        plan.requestID = context.requestID
         let outcome: RunSupervisor.StartOutcome
         do {
             outcome = try await supervisor.start(plan)

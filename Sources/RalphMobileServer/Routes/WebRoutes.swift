@@ -3,9 +3,10 @@ import Hummingbird
 import NIOCore
 import RalphAPI
 
-/// The web dashboard: `/` (the app), `/manifest.webmanifest`, `/sw.js` (the service worker that shows notifications: at
-/// the root, so that its scope is the whole dashboard), `/assets/**` (CSS, JavaScript modules, icons), `/favicon.ico` (the
-/// 192 px PNG icon, for browsers that ask for it where no page names an icon: an image or JSON opened directly).
+/// The web dashboard: `/` (the app), `/pair` (the page a pairing QR code opens), `/manifest.webmanifest`, `/sw.js` (the
+/// service worker that shows notifications: at the root, so that its scope is the whole dashboard), `/assets/**` (CSS,
+/// JavaScript modules, icons), `/favicon.ico` (the 192 px PNG icon, for browsers that ask for it where no page names an
+/// icon: an image or JSON opened directly).
 ///
 /// Every response carries a strong ETag and `Cache-Control: no-cache`, so a browser revalidates (a cheap 304) and
 /// picks up a new server's dashboard at once. The page itself gets a strict Content-Security-Policy: scripts only from
@@ -20,7 +21,7 @@ struct WebRoutes {
     func register(on routes: Routes) {
         let files: [(path: String, file: String?)] = [
             ("/", "index.html"), ("/index.html", "index.html"), ("/manifest.webmanifest", "manifest.webmanifest"), ("/sw.js", "sw.js"),
-            ("/docs", "docs.html"),
+            ("/docs", "docs.html"), ("/pair", "pair.html"),
             ("/favicon.ico", "assets/icons/icon-192.png"), ("/assets/**", nil),
         ]
         for (path, file) in files {

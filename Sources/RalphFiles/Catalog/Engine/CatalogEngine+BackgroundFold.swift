@@ -61,12 +61,15 @@ extension CatalogEngine {
         let catalog = catalog
         let index = index
         let maxLineBytes = configuration.maxLineBytes
+        let foldObserver = configuration.foldObserver
         let folds = catalog.backgroundFolds
         let logger = logger
         folds.start(jobs, threads: max(1, configuration.backgroundFoldThreads)) { job in
             let stop = { folds.isCancelled || catalog.shared.withLock { $0.stopRequested } }
+            let start = ContinuousClock.now
             var outcome = BackgroundFolds.fold(job, maxLineBytes: maxLineBytes, stop: stop)
             if stop() { return }
+            if case .folded(let entry, _) = outcome { foldObserver?(entry.state.lineCount, entry.state.malformedCount, ContinuousClock.now - start) }
             if case .folded(let entry, _) = outcome, let index {
                 do {
                     try index.save(entry, id: job.id)
@@ -90,8 +93,10 @@ extension CatalogEngine {
     /// must be announced before the end is.
     func foldNow(_ tail: Tail) {
         catalog.backgroundFolds.withdraw(tail.location.id)
+        let start = ContinuousClock.now
         let outcome: BackgroundFolds.Outcome =
             foldJob(tail).map { BackgroundFolds.fold($0, maxLineBytes: configuration.maxLineBytes, stop: { false }) } ?? .failed("its file was never read")
+        if case .folded(let entry, _) = outcome { configuration.foldObserver?(entry.state.lineCount, entry.state.malformedCount, ContinuousClock.now - start) }
         completeFold(tail, with: outcome)
         answerParkedCatchUps(of: tail.location.id, probe: false)
     }

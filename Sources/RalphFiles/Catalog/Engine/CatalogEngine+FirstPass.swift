@@ -56,6 +56,7 @@ extension CatalogEngine {
         let total = locations.count
         let dropFinished = configuration.dropFinishedDetails
         let scanThreshold = configuration.scanThreshold
+        let foldObserver = configuration.foldObserver
         let buffers = RunFileScan.Buffers()
         let writeFailures = Mutex(0)
         defer {
@@ -71,7 +72,7 @@ extension CatalogEngine {
                 prepared = restored
             } else if let scan = Self.scanLarge(location, threshold: scanThreshold, maxLineBytes: maxLineBytes, buffers: buffers, logger: logger, stop: stop) {
                 prepared = Prepared(scan: scan)
-            } else if let entry = Self.foldWhole(location, maxLineBytes: maxLineBytes, logger: logger, stop: stop) {
+            } else if let entry = Self.foldWhole(location, maxLineBytes: maxLineBytes, logger: logger, stop: stop, observer: foldObserver) {
                 prepared = Prepared(entry: entry, fromIndex: false, indexed: false)
                 if let index {
                     do {
@@ -135,14 +136,19 @@ extension CatalogEngine {
 
     /// A run file folded from its start, as an index entry (not written anywhere yet).
     /// Nil when it cannot be read here (logged): the engine then reads it on its own thread, which reports why.
-    static func foldWhole(_ location: RunLocation, maxLineBytes: Int, logger: Logger, stop: () -> Bool) -> RunIndexStore.Entry? {
+    static func foldWhole(
+        _ location: RunLocation, maxLineBytes: Int, logger: Logger, stop: () -> Bool,
+        observer: (@Sendable (_ lines: Int, _ malformed: Int, _ duration: Duration) -> Void)? = nil
+    ) -> RunIndexStore.Entry? {
         let fd = open(location.file, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         guard let status = FileSystem.status(fd: fd) else { return nil }
         let fold: EventFileReader.Fold
         do {
+            let start = ContinuousClock.now
             fold = try EventFileReader.fold(fd: fd, lines: nil, maxLineBytes: maxLineBytes, stop: stop)
+            observer?(fold.state.lineCount, fold.state.malformedCount, ContinuousClock.now - start)
         } catch {
             logger.debug("cannot fold the run file on a worker; the catalog reads it itself", metadata: ["id": "\(location.id)", "error": "\(error)"])
             return nil

@@ -146,6 +146,14 @@ extension CatalogEngine {
 
     /// Folds lines into the run's published state (whose details ``decideReadStart`` made sure are in memory).
     func fold(_ lines: [DecodedLine], checkpoints: [Int], into id: String) {
+        let start = ContinuousClock.now
+        defer {
+            if let observer = configuration.foldObserver {
+                var malformed = 0
+                for case .malformed in lines { malformed += 1 }
+                observer(lines.count, malformed, ContinuousClock.now - start)
+            }
+        }
         let folded = catalog.shared.withLock { s -> Bool in
             // Folded in place, in the table (one lookup per chunk, not per line; the state is uniquely held).
             guard s.runs.contains(id) else { return true }

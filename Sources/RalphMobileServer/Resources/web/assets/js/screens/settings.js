@@ -1,11 +1,12 @@
 // @ts-check
 // Settings: the server, who you are (log out), notifications (this browser's push subscription, your devices), the
-// theme, API keys (admins), the host's load and a short about. The cards are in ../settings/.
+// theme, API keys and pairing a phone (admins), the host's load and a short about. The cards are in ../settings/.
 
 import { api } from '../api.js';
 import { h, render } from '../ui.js';
 import { serverCard, youCard, themeCard, aboutCard } from '../settings/cards.js';
 import { keysCard } from '../settings/keys-card.js';
+import { pairCard } from '../settings/pair-card.js';
 import { hostCard } from '../settings/host-card.js';
 import { notificationsCard } from '../settings/notifications-card.js';
 
@@ -34,6 +35,7 @@ export async function mount(view, _params, app) {
     notificationsCard(app, life),
     themeCard(),
     app.can('admin') ? keysCard(me, life) : null,
+    app.can('admin') ? pairCard(me, life) : null,
     hostCard(life),
     aboutCard(),
   ].filter((card) => card !== null));

@@ -249,7 +249,7 @@ struct ConfigurationLayers {
         let reserved: Set = ["", "~", "null", "true", "false", "yes", "no", "on", "off", "y", "n"]
         let needsQuotes =
             reserved.contains(value.lowercased()) || value.rangeOfCharacter(from: special) != nil
-            || value.first.map { " -?".contains($0) } == true || value.last == " " || value.hasPrefix("~")
+            || value.first.map { "-?".contains($0) } == true || value.contains(" ") || value.hasPrefix("~")
         guard needsQuotes else { return value }
         var escaped = ""
         for character in value.unicodeScalars {

@@ -129,10 +129,12 @@ struct ServiceCommand: ParsableCommand {
             }
         }
 
-        /// The words after `install` on the command line, less install's own options. ArgumentParser gives the server's
-        /// options written there (`--port`) to the root command, which declares them, so they are taken as written.
-        static func serverWords(_ words: [String]) -> [String] {
-            guard let start = words.firstIndex(of: "install") else { return [] }
+        /// The words after `install` on the command line: the configuration file named with `--config`, and the rest
+        /// less install's own options. ArgumentParser gives the options the root command declares (`--port`, and
+        /// `--config` itself) to the root, even written after `install`, so they are taken here as written.
+        static func installWords(_ words: [String]) -> (config: String?, server: [String]) {
+            guard let start = words.firstIndex(of: "install") else { return (nil, []) }
+            var config: String?
             var result: [String] = []
             var index = start + 1
             while index < words.count {
@@ -140,27 +142,32 @@ struct ServiceCommand: ParsableCommand {
                 index += 1
                 if ["--user", "--force", "--print", "--dry-run", "--"].contains(word) { continue }
                 if word == "--config" || word == "--init-system" {
+                    if word == "--config", index < words.count { config = words[index] }
                     index += 1
                     continue
                 }
-                if word.hasPrefix("--config=") || word.hasPrefix("--init-system=") { continue }
+                if word.hasPrefix("--config=") {
+                    config = String(word.dropFirst("--config=".count))
+                    continue
+                }
+                if word.hasPrefix("--init-system=") { continue }
                 result.append(word)
             }
-            return result
+            return (config, result)
         }
 
         private func install(environment: [String: String]) throws {
-            let serverArguments = Self.serverWords(Array(CommandLine.arguments.dropFirst()))
+            let (configWord, serverArguments) = Self.installWords(Array(CommandLine.arguments.dropFirst()))
             let workingDirectory = FileManager.default.currentDirectoryPath
             // The configuration file, by its absolute path: the service may not share this shell's $XDG_CONFIG_HOME.
             var configFile: String?
-            if let config {
+            if let config = configWord ?? config {
                 configFile = config.hasPrefix("/") ? config : workingDirectory + "/" + config
             } else if FileManager.default.fileExists(atPath: ConfigurationFile.defaultPath(environment: environment)) {
                 configFile = ConfigurationFile.defaultPath(environment: environment)
             }
-            if serverArguments.contains(where: { $0 == "--print-config" || $0 == "--config" || $0.hasPrefix("--config=") }) {
-                throw ServiceError("give --config before the server's options, and not --print-config")
+            if serverArguments.contains("--print-config") {
+                throw ServiceError("--print-config prints the server's settings and exits; run it without `service install`")
             }
             // The options are checked as the server would check them at start.
             let layers = try ConfigurationLayers(

@@ -146,7 +146,7 @@ struct ServiceCommandTests {
         let cases: [([String], String)] = [
             (["install", "--user", "--config", file], "\(file):2: log-level: --log-level must be one of"),
             (["install", "--user", "--config", home.tmp.path + "/none.yaml"], "none.yaml: does not exist"),
-            (["install", "--user", "--port", "abc"], "the server's options: The value 'abc' is invalid"),
+            (["install", "--user", "--port", "abc"], "The value 'abc' is invalid for '--port"),
             (["install", "--user", "--bogus"], "the server's options: Unknown option '--bogus'"),
             (["install", "--user", "keys"], "`keys` is a subcommand"),
             (["install", "--user", "--api-key", "short"], "--api-key"),

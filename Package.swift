@@ -152,7 +152,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ralph-mobile-server",
-            dependencies: ["RalphMobileServer", "RalphSimulator", argumentParser, metrics],
+            dependencies: ["RalphMobileServer", "RalphSimulator", argumentParser, metrics, yams],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "RalphAPITests", dependencies: ["RalphAPI"], swiftSettings: swiftSettings),

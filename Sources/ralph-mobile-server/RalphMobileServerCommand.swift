@@ -35,9 +35,14 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
               ralph-mobile-server --workspace ~/code  every project under ~/code
               ralph-mobile-server keys create --role operator --name phone
               ralph-mobile-server --bind-all          LAN access (needs a key)
+              ralph-mobile-server --print-config      the settings in effect, and where each comes from
+              ralph-mobile-server service install --user --workspace ~/code   a systemd (or launchd) service
+
+            Every option can also be set in ~/.config/ralph-mobile/server.yaml (or the file --config names): \
+            `port: 8080`, `workspace: [~/code]`. A flag wins over its environment variable, which wins over the file.
             """,
         version: RalphMobileVersion.current,
-        subcommands: [Keys.self, DemoLoopCommand.self, Pair.self]
+        subcommands: [Keys.self, DemoLoopCommand.self, Pair.self, ServiceCommand.self]
     )
 
     @Option(name: [.short, .long], help: ArgumentHelp("Port to listen on; 0 picks a free one.", valueName: "port"))
@@ -167,6 +172,15 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
     var maxConnections: Int?
 
     @OptionGroup(title: "Notifications") var notify: NotificationOptions
+
+    /// Read by `main()` before the parse (see ConfigurationLayers); declared here for `--help` and the parse.
+    @Option(
+        name: .customLong("config"),
+        help: ArgumentHelp("A configuration file to read instead of ~/.config/ralph-mobile/server.yaml (which may be missing; this one must exist).", valueName: "file"))
+    var config: String?
+
+    @Flag(name: .customLong("print-config"), help: "Print the configuration in effect (as a configuration file, with where each value comes from; secrets redacted) and exit.")
+    var printConfig = false
 
     @Option(name: .customLong("start-timeout"), help: .hidden)
     var startTimeout: Double = 5

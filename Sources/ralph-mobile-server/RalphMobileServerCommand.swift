@@ -227,11 +227,12 @@ struct RalphMobileServerCommand: AsyncParsableCommand {
 
     func run() async throws {
         let level = Logger.Level(rawValue: logLevel.lowercased()) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+        // Lines logged for a request's work away from its logger (a conversation's steps) carry its id too.
+        LoggingSystem.bootstrap({ label, provider in
+            var handler = StreamLogHandler.standardError(label: label, metadataProvider: provider)
             handler.logLevel = level
             return handler
-        }
+        }, metadataProvider: RequestTrace.metadataProvider)
         let fileLimit = FileDescriptorLimit.raiseToHardLimit()
         var configuration = ServerConfiguration(dataDirectory: data.resolved)
         configuration.host = bindAll ? "0.0.0.0" : (bind ?? "127.0.0.1")

@@ -38,10 +38,11 @@ public final class LiveServer: Sendable {
 
     public var base: String { "http://127.0.0.1:\(port)" }
 
-    public static func start(workspaces: [String], dataDirectory: String, _ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> LiveServer {
+    public static func start(
+        workspaces: [String], dataDirectory: String, logger: Logger = .forTests("test.server"), _ configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> LiveServer {
         var configuration = ServerConfiguration.forTests(dataDirectory: dataDirectory, workspaces: workspaces)
         configure(&configuration)
-        let logger = Logger.forTests("test.server")
         // Opening the server opens its SQLite database and key file: blocking work, done off the few threads that
         // run every test's async code.
         let ready = configuration

@@ -53,10 +53,14 @@ final class ConversationWorker: Sendable {
         self.diffs = EditDiffs(roots: context.roots, cwd: conversation.cwd)
         let (stream, continuation) = AsyncStream<Job>.makeStream()
         self.mailbox = continuation
-        let task = Task {
-            var core = core
-            for await job in stream {
-                await job(&core)
+        // The loop outlives the request that made the worker: it must not log every later step under that request's id
+        // (a step that is a request's work says so itself, see `perform`).
+        let task = RequestTrace.$id.withValue(nil) {
+            Task {
+                var core = core
+                for await job in stream {
+                    await job(&core)
+                }
             }
         }
         loop.withLock { $0 = task }
@@ -70,15 +74,19 @@ final class ConversationWorker: Sendable {
     /// Runs `body` on the core in turn, carries out its actions, and returns its result once they are stored and
     /// published. Refused with ``Failure`` once the conversation stopped.
     func perform<R: Sendable>(_ body: @escaping @Sendable (inout ConversationCore, Date) throws -> (R, [ConversationCore.Action])) async throws -> R {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<R, any Error>) in
+        // The step is the request's work: it runs (and what it starts logs) under the request's id.
+        let trace = RequestTrace.id
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<R, any Error>) in
             let accepted = mailbox.yield { [self] core in
-                do {
-                    if let failure = stopped { throw failure }
-                    let (result, actions) = try body(&core, Date())
-                    try await execute(actions, conversation: core.chat.conversation)
-                    continuation.resume(returning: result)
-                } catch {
-                    continuation.resume(throwing: error)
+                await RequestTrace.$id.withValue(trace) {
+                    do {
+                        if let failure = stopped { throw failure }
+                        let (result, actions) = try body(&core, Date())
+                        try await execute(actions, conversation: core.chat.conversation)
+                        continuation.resume(returning: result)
+                    } catch {
+                        continuation.resume(throwing: error)
+                    }
                 }
             }
             if case .terminated = accepted { continuation.resume(throwing: APIError.sessionNotFound("conversation \(id) was deleted")) }
@@ -295,6 +303,7 @@ final class ConversationWorker: Sendable {
         let logger = context.logger
         let conversationID = id
         let name = adapter.name
+        logger.info("conversation \(conversationID): \(name) started\(sessionID.map { ", resuming session \($0)" } ?? "")")
         let started = tasks.spawn { [self] in
             await session.readEvents { event in
                 if case .notJSON(let text) = event {

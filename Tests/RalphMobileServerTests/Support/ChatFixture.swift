@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NIOHTTP1
 import RalphAPI
 
@@ -46,13 +47,15 @@ final class ChatFixture: Sendable {
     var cwd: String { root + "/app" }
 
     static func start(
-        cli: CLI = .real, backend: Backend = .claude, apiKey: String? = nil,
+        cli: CLI = .real, backend: Backend = .claude, apiKey: String? = nil, logger: Logger = .forTests("test.server"),
         _ configure: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> ChatFixture {
-        try await ChatFixture(cli: cli, backend: backend, apiKey: apiKey, configure)
+        try await ChatFixture(cli: cli, backend: backend, apiKey: apiKey, logger: logger, configure)
     }
 
-    private init(cli: CLI, backend: Backend, apiKey: String?, _ configure: @escaping @Sendable (inout ServerConfiguration) -> Void) async throws {
+    private init(
+        cli: CLI, backend: Backend, apiKey: String?, logger: Logger, _ configure: @escaping @Sendable (inout ServerConfiguration) -> Void
+    ) async throws {
         self.cli = cli
         self.backend = backend
         tmp = TemporaryDirectory("rm-chat")
@@ -65,17 +68,18 @@ final class ChatFixture: Sendable {
         openAI = cli == .real && backend == .codex ? try await FakeOpenAI.start(log: tmp.path + "/openai.log") : nil
         headers = apiKey.map { [("X-Api-Key", $0)] } ?? []
         server = try await Self.server(
-            cli: cli, root: root, data: data, log: log, claudeHome: claudeHome, anthropic: anthropic, openAI: openAI, apiKey: apiKey, configure
+            cli: cli, root: root, data: data, log: log, claudeHome: claudeHome, anthropic: anthropic, openAI: openAI, apiKey: apiKey,
+            logger: logger, configure
         )
     }
 
     static func server(
         cli: CLI, root: String, data: String, log: String, claudeHome: String, anthropic: FakeAnthropic?, openAI: FakeOpenAI?, apiKey: String?,
-        _ configure: @escaping @Sendable (inout ServerConfiguration) -> Void
+        logger: Logger = .forTests("test.server"), _ configure: @escaping @Sendable (inout ServerConfiguration) -> Void
     ) async throws -> LiveServer {
         let command = cli == .real ? try RealClaude.require() : Products.fakeClaude
         let codex = openAI == nil ? nil : try RealCodex.require()
-        return try await LiveServer.start(workspaces: [root], dataDirectory: data) { configuration in
+        return try await LiveServer.start(workspaces: [root], dataDirectory: data, logger: logger) { configuration in
             configuration.claudeCommand = command
             if let anthropic {
                 configuration.chatEnvironment = RealClaude.environment(home: claudeHome, apiBase: anthropic.base)

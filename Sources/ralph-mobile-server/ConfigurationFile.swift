@@ -68,6 +68,12 @@ struct ConfigurationFile {
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
+        } catch YamlError.duplicatedKeysInMapping(let duplicates, _) {
+            // Yams refuses a key given twice before we see the mapping: said as any other mistake, with its lines.
+            let key = duplicates.sorted()[0]
+            let lines = Self.topLevelLines(of: key, in: text)
+            if lines.count >= 2 { throw fail(lines[1], key, "is set twice (first on line \(lines[0]))") }
+            throw fail(nil, key, "is set twice")
         } catch {
             throw fail(nil, nil, "is not valid YAML: \(error)")
         }
@@ -152,6 +158,17 @@ struct ConfigurationFile {
                 file: path, line: secret.line, key: secret.key,
                 message: "is a secret, and the file is readable by other users (mode \(String(mode & 0o777, radix: 8))): "
                     + "run `chmod 600 \(path)`, or keep the secret out of the file (an API key: `ralph-mobile-server keys create`)")
+        }
+    }
+
+    /// The lines (from 1) where `key` is set at the top level of `text` (`key:` at the start of a line, quoted or not).
+    static func topLevelLines(of key: String, in text: String) -> [Int] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, line in
+            let forms = [key, "\"\(key)\"", "'\(key)'"]
+            let match = forms.contains { form in
+                line.hasPrefix(form) && line.dropFirst(form.count).drop { $0 == " " || $0 == "\t" }.hasPrefix(":")
+            }
+            return match ? index + 1 : nil
         }
     }
 

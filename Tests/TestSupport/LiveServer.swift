@@ -214,7 +214,9 @@ public enum Products {
         try await run(executable: path(name), arguments, environment: environment)
     }
 
-    public static func run(executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> Output {
+    /// Runs `executable` to its end and returns what it wrote. One still running after `timeout` seconds (a server
+    /// that started where it should have refused to) is killed, so that the test fails instead of hanging.
+    public static func run(executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: Double = 120) async throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -230,6 +232,12 @@ public enum Products {
         let (exited, exit) = AsyncStream<Int32>.makeStream()
         process.terminationHandler = { exit.yield($0.terminationStatus); exit.finish() }
         try process.run()
+        let pid = process.processIdentifier
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(timeout))
+            kill(pid, SIGKILL)
+        }
+        defer { watchdog.cancel() }
         // Each pipe is read to its end on a thread of its own (never on the few threads async code runs on).
         async let stdout = readToEnd(out.fileHandleForReading)
         async let stderr = readToEnd(err.fileHandleForReading)

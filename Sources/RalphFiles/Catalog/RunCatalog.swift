@@ -331,6 +331,36 @@ public final class RunCatalog: Sendable {
         return all
     }
 
+    /// What a list needs to bring what it built from the runs at some version up to date (``listing(since:fresh:)``).
+    public struct Listing: Sendable {
+        /// The runs' version now.
+        public var version: UInt64
+        /// The settled runs (``RunSnapshot/isSettled``) added or changed since the version asked about — all of them
+        /// when that was nil or is not this catalog's.
+        public var changed: [RunSnapshot]
+        /// Every run's id now; nil when no run changed since the version asked about.
+        public var ids: Set<String>?
+        /// Every run that is not settled (live, or with no start date), and the runs `fresh` named: whatever changed.
+        public var fresh: [RunSnapshot]
+    }
+
+    /// The runs a list must build again: the unsettled ones always, the settled ones only when they changed since
+    /// `version`, and those named in `fresh` (whose entries depend on more than their snapshot: paused, stopped).
+    public func listing(since version: UInt64?, fresh named: Set<String>) -> Listing {
+        let (listing, first) = shared.withLock { s -> (Listing, Bool) in
+            var fresh = s.runs.snapshots { !$0.isSettled }
+            fresh += s.runs.snapshots(named).filter(\.isSettled)
+            guard version != s.runs.version else { return (Listing(version: s.runs.version, changed: [], ids: nil, fresh: fresh), false) }
+            let (changed, ids) = s.runs.changed(since: version)
+            let listing = Listing(version: s.runs.version, changed: changed.filter(\.isSettled), ids: ids, fresh: fresh)
+            guard changed.count >= Self.bulkReadRuns else { return (listing, false) }
+            defer { s.bulkReadAt = Date().timeIntervalSince1970 }
+            return (listing, s.bulkReadAt == nil)
+        }
+        if first { wake() }
+        return listing
+    }
+
     /// How many runs make ``snapshots()`` a bulk read (hundreds of kilobytes of copies, and more built from them).
     static let bulkReadRuns = 512
 

@@ -75,6 +75,10 @@ public struct RunSnapshot: Sendable {
     /// Live: the current run of a workspace whose loop runs, and not terminated.
     public var isLive: Bool { isCurrent && liveness.alive && summary.termination == nil }
 
+    /// Whether its session (``session(paused:stop:now:)``) depends on nothing but this snapshot and run control's
+    /// records: not live (a live run's elapsed time is the clock's) and with a start date (else its start is now).
+    public var isSettled: Bool { !isLive && startDate != nil }
+
     /// The mode as the files show it. Whether the run is paused is run control's to say (it sent SIGSTOP): use
     /// ``mode(paused:)`` where that matters.
     public var mode: SessionMode { mode(paused: false) }

@@ -4,16 +4,28 @@
 /// and a snapshot is over a kilobyte, so a table of the snapshots themselves holds more than a megabyte of empty
 /// buckets for a large workspace. Boxed, a bucket is one reference. The table keeps value semantics: a copy shares
 /// the boxes, and a box is changed in place only while one table holds it (copied first otherwise).
+///
+/// Every change (a run added, changed in place — even by a write of the same value — or removed) advances the table's
+/// ``version``, and a changed run's box records it as its ``revision(of:)``: a reader that kept what it built from
+/// the runs at some version needs only the runs changed since (``changed(since:)``).
 struct RunTable: Sendable {
     /// Reached only through a table, and changed only while that table holds the sole reference (see above), under
     /// the catalog's lock.
     private final class Box: @unchecked Sendable {
         var snapshot: RunSnapshot?
+        /// The table's version when this run last changed.
+        var revision: UInt64
 
-        init(_ snapshot: RunSnapshot) { self.snapshot = snapshot }
+        init(_ snapshot: RunSnapshot, revision: UInt64) {
+            self.snapshot = snapshot
+            self.revision = revision
+        }
     }
 
     private var boxes: [String: Box] = [:]
+
+    /// Advanced by every change of the table.
+    private(set) var version: UInt64 = 0
 
     init() {}
 
@@ -40,28 +52,61 @@ struct RunTable: Sendable {
         boxes.reserveCapacity(minimumCapacity)
     }
 
+    /// The runs changed since `version` (added or changed after it; every run for a version this table never had),
+    /// and the ids of every run now: what a reader needs to bring what it built at `version` up to ``version``.
+    func changed(since version: UInt64?) -> (changed: [RunSnapshot], ids: Set<String>) {
+        var changed: [RunSnapshot] = []
+        var ids = Set<String>(minimumCapacity: boxes.count)
+        for (id, box) in boxes {
+            guard let snapshot = box.snapshot else { continue }
+            ids.insert(id)
+            if version.map({ box.revision > $0 || $0 > self.version }) ?? true { changed.append(snapshot) }
+        }
+        return (changed, ids)
+    }
+
+    /// The runs among `ids` (those still in the table).
+    func snapshots(_ ids: some Sequence<String>) -> [RunSnapshot] {
+        ids.compactMap { boxes[$0]?.snapshot }
+    }
+
+    /// The runs `include` picks, looked at in place (no run is copied that it does not pick).
+    func snapshots(where include: (borrowing RunSnapshot) -> Bool) -> [RunSnapshot] {
+        var picked: [RunSnapshot] = []
+        for box in boxes.values {
+            if let snapshot = box.snapshot, include(snapshot) { picked.append(snapshot) }
+        }
+        return picked
+    }
+
     /// The run with this id; set or changed in place (`runs[id]?.summary = …`, `runs[id]!.fold(…)`), removed by nil.
     subscript(id: String) -> RunSnapshot? {
         get { boxes[id]?.snapshot }
         _modify {
+            version += 1
             if let index = boxes.index(forKey: id) {
-                if !isKnownUniquelyReferenced(&boxes.values[index]) { boxes.values[index] = Box(boxes.values[index].snapshot!) }
+                if !isKnownUniquelyReferenced(&boxes.values[index]) {
+                    boxes.values[index] = Box(boxes.values[index].snapshot!, revision: boxes.values[index].revision)
+                }
                 let box = boxes.values[index]
+                box.revision = version
                 yield &box.snapshot
                 if box.snapshot == nil { boxes.remove(at: index) }
             } else {
                 var added: RunSnapshot?
                 yield &added
-                if let added { boxes[id] = Box(added) }
+                if let added { boxes[id] = Box(added, revision: version) }
             }
         }
         set {
-            if let newValue { boxes[id] = Box(newValue) } else { boxes[id] = nil }
+            version += 1
+            if let newValue { boxes[id] = Box(newValue, revision: version) } else { boxes[id] = nil }
         }
     }
 
     @discardableResult
     mutating func removeValue(forKey id: String) -> RunSnapshot? {
-        boxes.removeValue(forKey: id)?.snapshot
+        version += 1
+        return boxes.removeValue(forKey: id)?.snapshot
     }
 }

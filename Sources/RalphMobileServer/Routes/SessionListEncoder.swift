@@ -28,9 +28,14 @@ final class SessionListEncoder: Sendable {
     }
 
     func response(_ sessions: [Session], logger: Logger) -> Response {
+        response(logger: logger) { () throws(Failure) in try encode(sessions) }
+    }
+
+    /// The list answered with the body `make` builds: a `500` that names the session that could not be encoded.
+    func response(logger: Logger, _ make: () throws(Failure) -> ByteBuffer) -> Response {
         let body: ByteBuffer
         do {
-            body = try encode(sessions)
+            body = try make()
         } catch {
             logger.error("the session list cannot be answered: \(error)")
             return APIError.internalError(error.description).response()
@@ -40,14 +45,26 @@ final class SessionListEncoder: Sendable {
 
     /// The list as JSON.
     func encode(_ sessions: [Session]) throws(Failure) -> ByteBuffer {
+        let each = try encodeEach(sessions)
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(each.reduce(2) { $0 + $1.count + 1 })
+        buffer.writeInteger(UInt8(ascii: "["))
+        for (index, json) in each.enumerated() {
+            if index > 0 { buffer.writeInteger(UInt8(ascii: ",")) }
+            buffer.writeBytes(json)
+        }
+        buffer.writeInteger(UInt8(ascii: "]"))
+        return buffer
+    }
+
+    /// Each session's JSON, in order; the cache keeps only these sessions afterwards.
+    func encodeEach(_ sessions: [Session]) throws(Failure) -> [[UInt8]] {
         let known = cache.withLock { $0 }
         var fresh: [String: (session: Session, json: [UInt8])] = [:]
         fresh.reserveCapacity(sessions.count)
-        var buffer = ByteBuffer()
-        buffer.reserveCapacity(sessions.count * 400)
-        buffer.writeInteger(UInt8(ascii: "["))
-        for (index, session) in sessions.enumerated() {
-            if index > 0 { buffer.writeInteger(UInt8(ascii: ",")) }
+        var each: [[UInt8]] = []
+        each.reserveCapacity(sessions.count)
+        for session in sessions {
             let json: [UInt8]
             if let cached = known[session.id], cached.session == session {
                 json = cached.json
@@ -59,11 +76,10 @@ final class SessionListEncoder: Sendable {
                 }
             }
             fresh[session.id] = (session, json)
-            buffer.writeBytes(json)
+            each.append(json)
         }
-        buffer.writeInteger(UInt8(ascii: "]"))
         // Only sessions still listed stay cached.
         cache.withLock { $0 = fresh }
-        return buffer
+        return each
     }
 }

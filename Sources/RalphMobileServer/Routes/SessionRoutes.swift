@@ -15,6 +15,8 @@ struct SessionRoutes {
     let hosts: HostRegistry
     let cluster: ClusterView?
     let listEncoder = SessionListEncoder()
+    /// The finished runs' entries of the list, kept between lists (a server not in a cluster).
+    let settledList = SettledSessionList()
 
     func register(on routes: Routes) {
         routes.viewer.get("/api/sessions") { request, context in try await list(request, context) }
@@ -30,6 +32,17 @@ struct SessionRoutes {
         let now = Date()
         let paused = lookup.supervisor.pausedRunIDs()
         let stops = lookup.supervisor.stopRecords()
+        let filter = request.uri.queryParameters["host"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+        if cluster == nil && filter == nil {
+            // Only what changed since the last list is built (the same bytes as below).
+            let pending = lookup.supervisor.pendingSessions(now: now).map(hosts.stamp)
+            return listEncoder.response(logger: context.logger) { () throws(SessionListEncoder.Failure) in
+                try settledList.body(
+                    catalog: catalog, records: paused.union(stops.keys), pending: pending,
+                    session: { hosts.stamp($0.session(paused: paused.contains($0.id), stop: stops[$0.id], now: now)) },
+                    fresh: { sessions throws(SessionListEncoder.Failure) in try listEncoder.encodeEach(sessions) })
+            }
+        }
         // Sorted by small keys, not by the snapshots themselves (moving large values around dominates otherwise).
         var runs = catalog.snapshots()
             .map { (start: ($0.startDate ?? .distantPast).timeIntervalSince1970, session: hosts.stamp($0.session(paused: paused.contains($0.id), stop: stops[$0.id], now: now))) }
@@ -37,7 +50,7 @@ struct SessionRoutes {
         var sessions = runs.sorted { ($0.start, $0.session.id) > ($1.start, $1.session.id) }.map(\.session)
         // Runs this server started whose events file does not exist yet come first: they are the newest.
         sessions = lookup.supervisor.pendingSessions(now: now).map(hosts.stamp) + sessions
-        if let filter = request.uri.queryParameters["host"].map(String.init), !filter.isEmpty {
+        if let filter {
             sessions = sessions.filter { HostRegistry.matches($0, host: filter) }
         }
         return listEncoder.response(sessions, logger: context.logger)

@@ -61,6 +61,30 @@ struct ProfilesTests {
         await h.stop()
     }
 
+    @Test("a profile whose key the secret store cannot forget is kept, and the error says why")
+    func removeKeepsProfileWhenKeyStays() async throws {
+        let h = try await KitHarness.start(apiKey: "rmk_profile_key_0123456789")
+        let dir = h.tmp.subdirectory("config")
+        let secrets = FileSecretStore(path: dir + "/secrets.json")
+        let profiles = try ServerProfiles(file: dir + "/servers.json", secrets: secrets)
+        let box = try await profiles.add(name: "box", url: h.server.base, apiKey: "rmk_profile_key_0123456789")
+        // A secrets file others can read is refused by the store: the key cannot be removed from it.
+        #expect(chmod(dir + "/secrets.json", 0o644) == 0)
+        #expect {
+            try profiles.remove("box")
+        } throws: { error in
+            guard case .storage(let text)? = error as? ProfileError else { return false }
+            return text.contains("'box'") && text.contains("kept")
+        }
+        #expect(profiles.profiles == [box])
+        #expect(try ServerProfiles(file: dir + "/servers.json", secrets: secrets).profiles == [box], "nothing written")
+        #expect(chmod(dir + "/secrets.json", 0o600) == 0)
+        try profiles.remove("box")
+        #expect(try secrets.secret(for: box.id) == nil)
+        #expect(profiles.profiles.isEmpty)
+        await h.stop()
+    }
+
     @Test("the secret store refuses a file others can read, and never overwrites one it cannot parse")
     func secretStoreSafety() throws {
         let tmp = TemporaryDirectory("rm-secrets")

@@ -99,6 +99,34 @@ struct AppModelTests {
         #expect(try await app.logOut() == nil, "nothing to log out of")
     }
 
+    /// A secret store that keeps keys but cannot delete them (a locked keychain).
+    struct StubbornSecretStore: SecretStore {
+        struct Locked: Error, CustomStringConvertible { var description: String { "the keychain is locked" } }
+        let kept = MemorySecretStore()
+        func secret(for account: String) throws -> String? { try kept.secret(for: account) }
+        func setSecret(_ secret: String, for account: String) throws { try kept.setSecret(secret, for: account) }
+        func removeSecret(for account: String) throws { throw Locked() }
+    }
+
+    @Test("log out and remove with a key the store cannot forget: the server is kept, connected again, and the error says why")
+    func keyNotForgotten() async throws {
+        let h = try await AppHarness.start(apiKey: "rmk_stubborn_admin_0123456789ab")
+        defer { Task { await h.stop() } }
+        let secrets = StubbornSecretStore()
+        let app = try AppModel(directory: h.tmp.subdirectory("state-stubborn"), secrets: secrets)
+        let profile = try await app.profiles.add(name: "box", url: h.server.base, apiKey: "rmk_stubborn_admin_0123456789ab")
+        await app.serverAdded(profile)
+        #expect(app.client?.baseURL == h.server.base)
+        for attempt in ["log out", "remove"] {
+            await #expect(throws: ProfileError.self, "\(attempt)") {
+                if attempt == "log out" { _ = try await app.logOut() } else { try await app.removeServer(profile.id) }
+            }
+            #expect(app.profiles.profiles == [profile], "\(attempt): kept")
+            #expect(app.activeProfile == profile && app.client?.baseURL == h.server.base, "\(attempt): connected again")
+            #expect(try secrets.secret(for: profile.id) == "rmk_stubborn_admin_0123456789ab")
+        }
+    }
+
     @Test("removing the active server switches to the next one")
     func removeActive() async throws {
         let a = try await AppHarness.start()

@@ -136,10 +136,16 @@ public final class ServerProfiles {
     }
 
     /// Removes the profile named `name` (or with that id) and forgets its key; if it was active, the first remaining one
-    /// becomes active. An unknown name is ``ProfileError/notFound(_:)``.
+    /// becomes active. An unknown name is ``ProfileError/notFound(_:)``; a key the secret store cannot forget is
+    /// ``ProfileError/storage(_:)`` and the profile is kept (a profile gone while its key stays stored would hide a
+    /// key the person meant to delete).
     public func remove(_ name: String) throws(ProfileError) {
         guard let profile = profile(named: name) else { throw .notFound(name) }
-        try? secrets.removeSecret(for: profile.id)
+        do {
+            try secrets.removeSecret(for: profile.id)
+        } catch {
+            throw .storage("cannot forget the API key of '\(profile.name)', so the profile is kept: \(error)")
+        }
         profiles.removeAll { $0.id == profile.id }
         if activeID == profile.id { activeID = profiles.first?.id }
         try save()

@@ -140,7 +140,13 @@ public final class AppModel {
     public func removeServer(_ id: String) async throws(ProfileError) {
         let wasActive = activeProfile?.id == id
         if wasActive { disconnect() }
-        try profiles.remove(id)
+        do {
+            try profiles.remove(id)
+        } catch {
+            // Kept (its key could not be forgotten): connected again as before, and the error said.
+            if wasActive { await start() }
+            throw error
+        }
         if wasActive { await start() }
     }
 
@@ -150,7 +156,12 @@ public final class AppModel {
     public func logOut() async throws(ProfileError) -> String? {
         guard let profile = activeProfile else { return nil }
         disconnect()
-        try profiles.remove(profile.id)
+        do {
+            try profiles.remove(profile.id)
+        } catch {
+            await start()
+            throw error
+        }
         await start()
         return profile.url
     }
@@ -162,7 +173,12 @@ public final class AppModel {
         guard let profile = activeProfile else { throw .notFound("no active server") }
         let oldKey = (try? profiles.client(for: profile))?.apiKey
         disconnect()
-        try profiles.remove(profile.id)
+        do {
+            try profiles.remove(profile.id)
+        } catch {
+            await start()
+            throw error
+        }
         do {
             let replaced = try await profiles.add(name: profile.name, url: profile.url, apiKey: key)
             await activate(replaced)

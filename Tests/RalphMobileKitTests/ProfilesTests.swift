@@ -12,12 +12,17 @@ struct ProfilesTests {
         ((try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int) ?? -1
     }
 
+    /// Profiles kept under the harness's `config` directory, with their keys in a secrets file there.
+    static func profiles(in h: KitHarness) throws -> (dir: String, secrets: FileSecretStore, profiles: ServerProfiles) {
+        let dir = h.tmp.subdirectory("config")
+        let secrets = FileSecretStore(path: dir + "/secrets.json")
+        return (dir, secrets, try ServerProfiles(file: dir + "/servers.json", secrets: secrets))
+    }
+
     @Test("a server is saved only after its health check; the first one is the default; keys go to a 0600 file")
     func addChecksAndStores() async throws {
         let h = try await KitHarness.start(apiKey: "rmk_profile_key_0123456789")
-        let dir = h.tmp.subdirectory("config")
-        let secrets = FileSecretStore(path: dir + "/secrets.json")
-        let profiles = try ServerProfiles(file: dir + "/servers.json", secrets: secrets)
+        let (dir, secrets, profiles) = try Self.profiles(in: h)
 
         await #expect(throws: ProfileError.invalidURL("ftp://example.com")) { _ = try await profiles.add(name: nil, url: "ftp://example.com", apiKey: nil) }
         await #expect(throws: ProfileError.invalidURL("not a url")) { _ = try await profiles.add(name: nil, url: "not a url", apiKey: nil) }
@@ -64,9 +69,7 @@ struct ProfilesTests {
     @Test("a profile whose key the secret store cannot forget is kept, and the error says why")
     func removeKeepsProfileWhenKeyStays() async throws {
         let h = try await KitHarness.start(apiKey: "rmk_profile_key_0123456789")
-        let dir = h.tmp.subdirectory("config")
-        let secrets = FileSecretStore(path: dir + "/secrets.json")
-        let profiles = try ServerProfiles(file: dir + "/servers.json", secrets: secrets)
+        let (dir, secrets, profiles) = try Self.profiles(in: h)
         let box = try await profiles.add(name: "box", url: h.server.base, apiKey: "rmk_profile_key_0123456789")
         // A secrets file others can read is refused by the store: the key cannot be removed from it.
         #expect(chmod(dir + "/secrets.json", 0o644) == 0)

@@ -322,13 +322,19 @@ public final class RunCatalog: Sendable {
     public func snapshots() -> [RunSnapshot] {
         let (all, first) = shared.withLock { s -> ([RunSnapshot], Bool) in
             let all = s.runs.values
-            guard all.count >= Self.bulkReadRuns else { return (all, false) }
-            defer { s.bulkReadAt = Date().timeIntervalSince1970 }
-            return (all, s.bulkReadAt == nil)
+            return (all, Self.noteRead(of: all.count, in: &s))
         }
-        // The catalog's thread hands the memory such reads leave behind back once they stop (CatalogEngine+Memory.swift).
         if first { wake() }
         return all
+    }
+
+    /// Records a read of `count` snapshots: true when it is the first bulk read since they stopped, so that the
+    /// catalog's thread is woken to hand the memory such reads leave behind back once they stop
+    /// (CatalogEngine+Memory.swift).
+    private static func noteRead(of count: Int, in s: inout Shared) -> Bool {
+        guard count >= bulkReadRuns else { return false }
+        defer { s.bulkReadAt = Date().timeIntervalSince1970 }
+        return s.bulkReadAt == nil
     }
 
     /// What a list needs to bring what it built from the runs at some version up to date (``listing(since:fresh:)``).
@@ -353,9 +359,7 @@ public final class RunCatalog: Sendable {
             guard version != s.runs.version else { return (Listing(version: s.runs.version, changed: [], ids: nil, fresh: fresh), false) }
             let (changed, ids) = s.runs.changed(since: version)
             let listing = Listing(version: s.runs.version, changed: changed.filter(\.isSettled), ids: ids, fresh: fresh)
-            guard changed.count >= Self.bulkReadRuns else { return (listing, false) }
-            defer { s.bulkReadAt = Date().timeIntervalSince1970 }
-            return (listing, s.bulkReadAt == nil)
+            return (listing, Self.noteRead(of: changed.count, in: &s))
         }
         if first { wake() }
         return listing

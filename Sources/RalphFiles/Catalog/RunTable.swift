@@ -6,8 +6,8 @@
 /// the boxes, and a box is changed in place only while one table holds it (copied first otherwise).
 ///
 /// Every change (a run added, changed in place — even by a write of the same value — or removed) advances the table's
-/// ``version``, and a changed run's box records it as its ``revision(of:)``: a reader that kept what it built from
-/// the runs at some version needs only the runs changed since (``changed(since:)``).
+/// ``version``, and a changed run's box records it as its revision: a reader that kept what it built from the runs at
+/// some version needs only the runs changed since (``changed(since:)``).
 struct RunTable: Sendable {
     /// Reached only through a table, and changed only while that table holds the sole reference (see above), under
     /// the catalog's lock.
@@ -70,8 +70,8 @@ struct RunTable: Sendable {
         ids.compactMap { boxes[$0]?.snapshot }
     }
 
-    /// The runs `include` picks, looked at in place (no run is copied that it does not pick).
-    func snapshots(where include: (borrowing RunSnapshot) -> Bool) -> [RunSnapshot] {
+    /// The runs `include` picks.
+    func snapshots(where include: (RunSnapshot) -> Bool) -> [RunSnapshot] {
         var picked: [RunSnapshot] = []
         for box in boxes.values {
             if let snapshot = box.snapshot, include(snapshot) { picked.append(snapshot) }

@@ -57,6 +57,15 @@ final class SessionListEncoder: Sendable {
         return buffer
     }
 
+    /// One session's JSON (not cached).
+    func encoded(_ session: Session) throws(Failure) -> [UInt8] {
+        do {
+            return try encodeOne(session)
+        } catch {
+            throw Failure(sessionID: session.id, reason: "\(error)")
+        }
+    }
+
     /// Each session's JSON, in order; the cache keeps only these sessions afterwards.
     func encodeEach(_ sessions: [Session]) throws(Failure) -> [[UInt8]] {
         let known = cache.withLock { $0 }
@@ -69,11 +78,7 @@ final class SessionListEncoder: Sendable {
             if let cached = known[session.id], cached.session == session {
                 json = cached.json
             } else {
-                do {
-                    json = try encodeOne(session)
-                } catch {
-                    throw Failure(sessionID: session.id, reason: "\(error)")
-                }
+                json = try encoded(session)
             }
             fresh[session.id] = (session, json)
             each.append(json)

@@ -14,9 +14,19 @@ struct SessionRoutes {
     /// This server as a host (each session says its host), and the other hosts' runs when it is in a cluster.
     let hosts: HostRegistry
     let cluster: ClusterView?
-    let listEncoder = SessionListEncoder()
+    let listEncoder: SessionListEncoder
     /// The finished runs' entries of the list, kept between lists (a server not in a cluster).
-    let settledList = SettledSessionList()
+    let settledList: SettledSessionList
+
+    init(catalog: RunCatalog, lookup: SessionLookup, legacyStreams: LegacyStreamClients, hosts: HostRegistry, cluster: ClusterView?) {
+        self.catalog = catalog
+        self.lookup = lookup
+        self.legacyStreams = legacyStreams
+        self.hosts = hosts
+        self.cluster = cluster
+        listEncoder = SessionListEncoder()
+        settledList = SettledSessionList(encoder: listEncoder)
+    }
 
     func register(on routes: Routes) {
         routes.viewer.get("/api/sessions") { request, context in try await list(request, context) }
@@ -33,23 +43,19 @@ struct SessionRoutes {
         let paused = lookup.supervisor.pausedRunIDs()
         let stops = lookup.supervisor.stopRecords()
         let filter = request.uri.queryParameters["host"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+        let session = { (run: RunSnapshot) in hosts.stamp(run.session(paused: paused.contains(run.id), stop: stops[run.id], now: now)) }
+        // Runs this server started whose events file does not exist yet come first: they are the newest.
+        let pending = lookup.supervisor.pendingSessions(now: now).map(hosts.stamp)
         if cluster == nil && filter == nil {
             // Only what changed since the last list is built (the same bytes as below).
-            let pending = lookup.supervisor.pendingSessions(now: now).map(hosts.stamp)
             return listEncoder.response(logger: context.logger) { () throws(SessionListEncoder.Failure) in
-                try settledList.body(
-                    catalog: catalog, records: paused.union(stops.keys), pending: pending,
-                    session: { hosts.stamp($0.session(paused: paused.contains($0.id), stop: stops[$0.id], now: now)) },
-                    fresh: { sessions throws(SessionListEncoder.Failure) in try listEncoder.encodeEach(sessions) })
+                try settledList.body(catalog: catalog, records: paused.union(stops.keys), pending: pending, session: session)
             }
         }
         // Sorted by small keys, not by the snapshots themselves (moving large values around dominates otherwise).
-        var runs = catalog.snapshots()
-            .map { (start: ($0.startDate ?? .distantPast).timeIntervalSince1970, session: hosts.stamp($0.session(paused: paused.contains($0.id), stop: stops[$0.id], now: now))) }
+        var runs = catalog.snapshots().map { (start: ($0.startDate ?? .distantPast).timeIntervalSince1970, session: session($0)) }
         runs += cluster?.sessions(now: now) ?? []
-        var sessions = runs.sorted { ($0.start, $0.session.id) > ($1.start, $1.session.id) }.map(\.session)
-        // Runs this server started whose events file does not exist yet come first: they are the newest.
-        sessions = lookup.supervisor.pendingSessions(now: now).map(hosts.stamp) + sessions
+        var sessions = pending + runs.sorted { ($0.start, $0.session.id) > ($1.start, $1.session.id) }.map(\.session)
         if let filter {
             sessions = sessions.filter { HostRegistry.matches($0, host: filter) }
         }

@@ -30,22 +30,22 @@ final class SettledSessionList: Sendable {
     }
 
     private let state = Mutex(State())
-    private let encodeOne: @Sendable (Session) throws -> [UInt8]
+    /// Encodes each session (and keeps the fresh ones' JSON while they are unchanged).
+    private let encoder: SessionListEncoder
 
-    init(encodeOne: @escaping @Sendable (Session) throws -> [UInt8] = { Array(try JSONResponse.encoder().encode($0)) }) {
-        self.encodeOne = encodeOne
+    init(encoder: SessionListEncoder) {
+        self.encoder = encoder
     }
 
     /// The list's body: `pending` first, then the catalog's runs newest first. `session` builds a run's session (with
     /// run control's records and this host's stamp); runs in `records` (paused, stopped) are built on every call.
     func body(
-        catalog: RunCatalog, records: Set<String>, pending: [Session], session: (RunSnapshot) -> Session,
-        fresh encodeFresh: ([Session]) throws(SessionListEncoder.Failure) -> [[UInt8]]
+        catalog: RunCatalog, records: Set<String>, pending: [Session], session: (RunSnapshot) -> Session
     ) throws(SessionListEncoder.Failure) -> ByteBuffer {
         let settled = try settledEntries(catalog: catalog, records: records, session: session)
         let fresh = settled.fresh.map { (start: ($0.startDate ?? .distantPast).timeIntervalSince1970, session: session($0)) }
             .sorted { Entry.precedes(($0.start, $0.session.id), ($1.start, $1.session.id)) }
-        let freshJSON = try encodeFresh(pending + fresh.map(\.session))
+        let freshJSON = try encoder.encodeEach(pending + fresh.map(\.session))
 
         var buffer = ByteBuffer()
         buffer.reserveCapacity(settled.entries.reduce(2) { $0 + $1.json.count + 1 } + freshJSON.reduce(0) { $0 + $1.count + 1 })
@@ -87,13 +87,8 @@ final class SettledSessionList: Sendable {
             for id in unsettled { byID[id] = nil }
             for snapshot in listing.changed {
                 let built = session(snapshot)
-                let json: [UInt8]
-                do {
-                    json = try encodeOne(built)
-                } catch {
-                    throw SessionListEncoder.Failure(sessionID: built.id, reason: "\(error)")
-                }
-                byID[snapshot.id] = Entry(start: (snapshot.startDate ?? .distantPast).timeIntervalSince1970, id: built.id, json: json)
+                byID[snapshot.id] = Entry(
+                    start: (snapshot.startDate ?? .distantPast).timeIntervalSince1970, id: built.id, json: try encoder.encoded(built))
             }
             state.version = listing.version
             state.byID = byID

@@ -90,6 +90,11 @@ struct NotificationDeliveryTests {
         #expect(hooks.allSatisfy { $0.error == nil }, "every request is signed with the secret")
         #expect(Set(hooks.map { $0.headers["Idempotency-Key"] ?? "" }).count == 1)
         #expect(hooks[2].at - hooks[1].at >= 1.5, "the second retry waits longer than the first")
+        // The receiver sees the third request before the server has read its answer and logged the delivery.
+        let base = h.server.base
+        try await eventually(10, "the third attempt logged") {
+            try await HTTP.get(base + "/api/notifications/deliveries").json(NotificationDeliveryList.self).deliveries.count >= 3
+        }
         let log = try await HTTP.get(h.server.base + "/api/notifications/deliveries").json(NotificationDeliveryList.self)
         #expect(log.deliveries.prefix(3).map(\.outcome) == ["delivered", "retrying", "retrying"])
         #expect(log.deliveries.first?.attempt == 3)
